@@ -1,0 +1,49 @@
+package dev.portico.config;
+
+import dev.portico.dataplane.stage.Stage;
+import dev.portico.dataplane.stage.forward.UpstreamGroup;
+import dev.portico.stats.VhostMeters;
+
+/**
+ * A vhost ready to serve: its spec, its stage list built once at compile time, its upstreams and its meters.
+ * Immutable and shared by all event loops.
+ */
+public final class CompiledVhost {
+
+    private final VhostSpec spec;
+    private final Stage[] stages;
+    private final UpstreamGroup upstreams;
+    private final VhostMeters meters;
+
+    CompiledVhost(VhostSpec spec, Stage[] stages, UpstreamGroup upstreams, VhostMeters meters) {
+        this.spec = spec;
+        this.stages = stages;
+        this.upstreams = upstreams;
+        this.meters = meters;
+    }
+
+    public VhostSpec spec() {
+        return spec;
+    }
+
+    public String name() {
+        return spec.name();
+    }
+
+    public boolean enabled() {
+        return spec.enabled();
+    }
+
+    /** The pipeline, outermost stage first. Callers must not modify the array. */
+    public Stage[] stages() {
+        return stages;
+    }
+
+    public UpstreamGroup upstreams() {
+        return upstreams;
+    }
+
+    public VhostMeters meters() {
+        return meters;
+    }
+}

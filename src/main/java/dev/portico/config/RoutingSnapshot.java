@@ -1,0 +1,99 @@
+package dev.portico.config;
+
+import dev.portico.dataplane.stage.Stage;
+import dev.portico.dataplane.stage.forwarding.TrustedProxies;
+import dev.portico.dataplane.stage.headers.SecurityHeadersStage;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Everything the data plane needs to route a request, compiled from the database in one go and never changed
+ * afterwards: a new configuration is a new snapshot, swapped in atomically by {@link SnapshotHolder}. A request
+ * reads the current snapshot once and uses it to the end, so in-flight requests finish on the configuration they
+ * started with.
+ */
+public final class RoutingSnapshot {
+
+    private static final Stage[] FALLBACK_STAGES = {SecurityHeadersStage.DEFAULTS};
+
+    private final long version;
+    private final Instant builtAt;
+    private final List<CompiledVhost> vhosts;
+    private final Map<String, CompiledVhost> exact;
+    private final Map<String, CompiledVhost> wildcards;
+    private final int upstreamGroupCount;
+    private final Set<String> poolKeys;
+    private final TrustedProxies trustedProxies;
+    private final String viaPseudonym;
+
+    RoutingSnapshot(long version, Instant builtAt, List<CompiledVhost> vhosts, Map<String, CompiledVhost> exact,
+                    Map<String, CompiledVhost> wildcards, int upstreamGroupCount, Set<String> poolKeys,
+                    TrustedProxies trustedProxies, String viaPseudonym) {
+        this.version = version;
+        this.builtAt = builtAt;
+        this.vhosts = List.copyOf(vhosts);
+        this.exact = Map.copyOf(exact);
+        this.wildcards = Map.copyOf(wildcards);
+        this.upstreamGroupCount = upstreamGroupCount;
+        this.poolKeys = Set.copyOf(poolKeys);
+        this.trustedProxies = trustedProxies;
+        this.viaPseudonym = viaPseudonym;
+    }
+
+    /** The database configuration version this snapshot was built from (0 before the first load). */
+    public long version() {
+        return version;
+    }
+
+    public Instant builtAt() {
+        return builtAt;
+    }
+
+    public List<CompiledVhost> vhosts() {
+        return vhosts;
+    }
+
+    /**
+     * The vhost serving a normalised host name: an exact name first, then the longest matching {@code *.suffix}
+     * wildcard (which, as in nginx, matches any number of labels in front of the suffix but not the suffix itself).
+     */
+    public CompiledVhost route(String hostname) {
+        CompiledVhost vhost = exact.get(hostname);
+        if (vhost != null || wildcards.isEmpty()) {
+            return vhost;
+        }
+        for (int dot = hostname.indexOf('.'); dot >= 0; dot = hostname.indexOf('.', dot + 1)) {
+            vhost = wildcards.get(hostname.substring(dot + 1));
+            if (vhost != null) {
+                return vhost;
+            }
+        }
+        return null;
+    }
+
+    /** Number of upstream groups, the size of each event loop's round-robin cursor table. */
+    public int upstreamGroupCount() {
+        return upstreamGroupCount;
+    }
+
+    /** Connection pools this snapshot uses; event loops retire the others. */
+    public Set<String> poolKeys() {
+        return poolKeys;
+    }
+
+    public TrustedProxies trustedProxies() {
+        return trustedProxies;
+    }
+
+    public String viaPseudonym() {
+        return viaPseudonym;
+    }
+
+    /** Stages whose response hooks decorate replies made before any vhost was chosen (e.g. an unknown host). */
+    public Stage[] fallbackStages() {
+        return FALLBACK_STAGES;
+    }
+}

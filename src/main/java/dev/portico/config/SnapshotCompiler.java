@@ -1,0 +1,164 @@
+package dev.portico.config;
+
+import dev.portico.dataplane.stage.Stage;
+import dev.portico.dataplane.stage.forward.ForwardStage;
+import dev.portico.dataplane.stage.forward.UpstreamGroup;
+import dev.portico.dataplane.stage.forward.UpstreamHealth;
+import dev.portico.dataplane.stage.forward.UpstreamTarget;
+import dev.portico.dataplane.stage.forwarding.ForwardingHeadersStage;
+import dev.portico.dataplane.stage.forwarding.TrustedProxies;
+import dev.portico.dataplane.stage.headers.HeaderRulesStage;
+import dev.portico.dataplane.stage.headers.SecurityHeadersStage;
+import dev.portico.stats.RequestMetrics;
+import dev.portico.stats.VhostMeters;
+import io.vertx.core.net.SocketAddress;
+import jakarta.inject.Singleton;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Turns vhost specs into a {@link RoutingSnapshot}: host tables, each vhost's stage list (Caddy-style, built once
+ * here and not per request), upstream groups with their schedules. Pure apart from meters and the upstream health
+ * registry, which live across snapshots; a {@link #check dry run} touches neither.
+ */
+@Singleton
+public class SnapshotCompiler {
+
+    private static final String HOST = "host";
+
+    private final RequestMetrics metrics;
+    private final TrustedProxies trustedProxies;
+    private final String viaPseudonym;
+    private final int maxFails;
+    private final long failTimeoutNanos;
+    private final Map<String, UpstreamHealth> health = new ConcurrentHashMap<>();
+
+    public SnapshotCompiler(PorticoConfig config, RequestMetrics metrics) {
+        this.metrics = metrics;
+        this.trustedProxies = TrustedProxies.parse(config.dataplane().trustedProxies().orElse(List.of()));
+        this.viaPseudonym = config.dataplane().viaPseudonym()
+                .orElseGet(() -> "portico-" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16));
+        this.maxFails = config.upstream().maxFails();
+        this.failTimeoutNanos = config.upstream().failTimeout().toNanos();
+    }
+
+    /** Builds a snapshot to publish; meters and health state are bound to the vhosts it contains. */
+    public synchronized RoutingSnapshot compile(long version, List<VhostSpec> specs) {
+        RoutingSnapshot snapshot = build(version, specs, true);
+        Set<String> names = new HashSet<>();
+        Set<String> origins = new HashSet<>();
+        for (CompiledVhost vhost : snapshot.vhosts()) {
+            names.add(vhost.name());
+            for (int i = 0; i < vhost.upstreams().size(); i++) {
+                origins.add(vhost.upstreams().target(i).spec().origin());
+            }
+        }
+        metrics.retainVhosts(names);
+        health.keySet().retainAll(origins);
+        return snapshot;
+    }
+
+    /**
+     * Compiles without binding anything, to find out whether a candidate configuration would be accepted.
+     *
+     * @throws CompileException for the first vhost that cannot be compiled
+     */
+    public void check(List<VhostSpec> specs) {
+        build(0, specs, false);
+    }
+
+    /** The {@code Via} pseudonym of this instance. */
+    public String viaPseudonym() {
+        return viaPseudonym;
+    }
+
+    /** Passive health of an upstream origin, if any vhost uses it. */
+    public UpstreamHealth healthOf(String origin) {
+        return health.get(origin);
+    }
+
+    private RoutingSnapshot build(long version, List<VhostSpec> specs, boolean bind) {
+        Map<String, CompiledVhost> exact = new HashMap<>();
+        Map<String, CompiledVhost> wildcards = new HashMap<>();
+        List<CompiledVhost> vhosts = new ArrayList<>(specs.size());
+        Set<String> poolKeys = new HashSet<>();
+        Map<String, String> owners = new LinkedHashMap<>();
+        for (VhostSpec spec : specs) {
+            int slot = vhosts.size();
+            CompiledVhost vhost = compileVhost(spec, slot, bind, poolKeys);
+            for (String hostname : spec.hostnames()) {
+                String owner = owners.putIfAbsent(hostname, spec.name());
+                if (owner != null) {
+                    throw new CompileException(spec.name(), "hostnames",
+                            "'" + hostname + "' is already served by vhost '" + owner + "'");
+                }
+                if (hostname.startsWith("*.")) {
+                    wildcards.put(hostname.substring(2), vhost);
+                } else {
+                    exact.put(hostname, vhost);
+                }
+            }
+            vhosts.add(vhost);
+        }
+        return new RoutingSnapshot(version, Instant.now(), vhosts, exact, wildcards, vhosts.size(), poolKeys,
+                trustedProxies, viaPseudonym);
+    }
+
+    private CompiledVhost compileVhost(VhostSpec spec, int slot, boolean bind, Set<String> poolKeys) {
+        if (spec.upstreams().isEmpty() || spec.upstreams().size() > UpstreamGroup.MAX_UPSTREAMS) {
+            throw new CompileException(spec.name(), "upstreams",
+                    "must list 1 to " + UpstreamGroup.MAX_UPSTREAMS + " upstreams");
+        }
+        int connectTimeout = (int) Math.min(Integer.MAX_VALUE, spec.connectTimeout().toMillis());
+        List<UpstreamTarget> targets = new ArrayList<>(spec.upstreams().size());
+        for (UpstreamSpec upstream : spec.upstreams()) {
+            UpstreamHealth upstreamHealth = bind
+                    ? health.computeIfAbsent(upstream.origin(), o -> new UpstreamHealth(maxFails, failTimeoutNanos))
+                    : new UpstreamHealth(maxFails, failTimeoutNanos);
+            String poolKey = upstream.origin() + "|" + connectTimeout;
+            poolKeys.add(poolKey);
+            targets.add(new UpstreamTarget(targets.size(), upstream,
+                    SocketAddress.inetSocketAddress(upstream.port(), upstream.host()), poolKey, upstreamHealth));
+        }
+        UpstreamGroup group = new UpstreamGroup(targets, slot);
+
+        HeaderRules requestRules = spec.requestHeaders();
+        String hostOverride = null;
+        Map<String, String> set = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : requestRules.set().entrySet()) {
+            if (e.getKey().equalsIgnoreCase(HOST)) {
+                hostOverride = e.getValue();
+            } else {
+                set.put(e.getKey(), e.getValue());
+            }
+        }
+        requestRules = new HeaderRules(set, requestRules.add(), requestRules.remove());
+
+        // Response hooks run in reverse, so response rules come first: they see the security defaults and can
+        // replace or remove them.
+        List<Stage> stages = new ArrayList<>();
+        if (!spec.responseHeaders().isEmpty()) {
+            stages.add(HeaderRulesStage.forResponse(spec.responseHeaders()));
+        }
+        if (spec.securityHeaders()) {
+            stages.add(SecurityHeadersStage.DEFAULTS);
+        }
+        stages.add(ForwardingHeadersStage.INSTANCE);
+        if (!requestRules.isEmpty()) {
+            stages.add(HeaderRulesStage.forRequest(requestRules));
+        }
+        stages.add(new ForwardStage(group, spec.preserveHost(), hostOverride, connectTimeout,
+                spec.readTimeout().toMillis(), viaPseudonym));
+        VhostMeters meters = bind ? metrics.forVhost(spec.name()) : VhostMeters.NONE;
+        return new CompiledVhost(spec, stages.toArray(new Stage[0]), group, meters);
+    }
+}

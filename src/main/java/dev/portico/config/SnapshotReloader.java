@@ -1,0 +1,138 @@
+package dev.portico.config;
+
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+import org.jboss.logging.Logger;
+
+import java.time.Instant;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Rebuilds the routing snapshot from the database and publishes it: at start, after every committed API change,
+ * when another replica NOTIFYs, and on a slow poll as a safety net. A build that fails keeps the old snapshot and
+ * is reported in {@code /api/v1/status}. Runs on worker threads only.
+ */
+@Singleton
+public class SnapshotReloader {
+
+    /** Before the data plane starts listening ({@code DataPlaneServer}, priority 200). */
+    public static final int STARTUP_PRIORITY = 100;
+
+    private static final Logger LOG = Logger.getLogger(SnapshotReloader.class);
+
+    private final VhostSource source;
+    private final SnapshotCompiler compiler;
+    private final SnapshotHolder holder;
+    private final ReentrantLock lock = new ReentrantLock();
+    private volatile String lastError;
+    private volatile Instant lastErrorAt;
+    private volatile boolean databaseReachable = true;
+    private volatile String databaseError;
+
+    public SnapshotReloader(VhostSource source, SnapshotCompiler compiler, SnapshotHolder holder) {
+        this.source = source;
+        this.compiler = compiler;
+        this.holder = holder;
+    }
+
+    void loadAtStart(@Observes @Priority(STARTUP_PRIORITY) StartupEvent event) {
+        if (!reload()) {
+            LOG.errorf("The first routing snapshot could not be built: %s. The data plane will not be ready until a "
+                    + "reload succeeds.", lastError);
+        }
+    }
+
+    /** Reloads unless the published snapshot is already at {@code version} or newer. */
+    public void reloadAtLeast(long version) {
+        if (!holder.hasPublished() || holder.current().version() < version) {
+            reload();
+        }
+    }
+
+    /**
+     * Builds and publishes a snapshot of the current database state.
+     *
+     * @return whether a snapshot at the database's version is now published
+     */
+    public boolean reload() {
+        lock.lock();
+        try {
+            VhostSource.Loaded loaded = source.load();
+            databaseReachable = true;
+            databaseError = null;
+            if (holder.hasPublished() && holder.current().version() >= loaded.version()) {
+                return true;
+            }
+            RoutingSnapshot snapshot = compiler.compile(loaded.version(), loaded.vhosts());
+            holder.publish(snapshot);
+            lastError = null;
+            LOG.infof("Published routing snapshot version %d with %d vhosts", snapshot.version(),
+                    snapshot.vhosts().size());
+            return true;
+        } catch (CompileException e) {
+            fail(e.getMessage());
+            return false;
+        } catch (RuntimeException e) {
+            databaseReachable = false;
+            databaseError = rootMessage(e);
+            fail("cannot read the configuration: " + databaseError);
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Scheduled(every = "${portico.reload.poll-interval}", delayed = "${portico.reload.poll-interval}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void poll() {
+        try {
+            long version = source.currentVersion();
+            databaseReachable = true;
+            databaseError = null;
+            if (!holder.hasPublished() || version != holder.current().version()) {
+                reload();
+            }
+        } catch (RuntimeException e) {
+            if (databaseReachable) {
+                LOG.warnf("Configuration database unreachable, serving snapshot %d: %s", holder.current().version(),
+                        rootMessage(e));
+            }
+            databaseReachable = false;
+            databaseError = rootMessage(e);
+        }
+    }
+
+    public String lastError() {
+        return lastError;
+    }
+
+    public Instant lastErrorAt() {
+        return lastErrorAt;
+    }
+
+    /** Whether the last database access of the reloader (load or poll) worked. */
+    public boolean databaseReachable() {
+        return databaseReachable;
+    }
+
+    public String databaseError() {
+        return databaseError;
+    }
+
+    private void fail(String message) {
+        lastError = message;
+        lastErrorAt = Instant.now();
+        LOG.errorf("Routing snapshot not rebuilt, still serving version %d: %s", holder.current().version(), message);
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getClass().getSimpleName() + ": " + root.getMessage();
+    }
+}

@@ -1,0 +1,29 @@
+package dev.portico.config;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * A validated, normalised vhost as the snapshot compiler consumes it. Hostnames are lower case; a wildcard is
+ * written {@code *.suffix} and matches any name ending in {@code .suffix}.
+ */
+public record VhostSpec(
+        UUID id,
+        String name,
+        long version,
+        List<String> hostnames,
+        boolean enabled,
+        boolean preserveHost,
+        List<UpstreamSpec> upstreams,
+        Duration connectTimeout,
+        Duration readTimeout,
+        boolean securityHeaders,
+        HeaderRules requestHeaders,
+        HeaderRules responseHeaders) {
+
+    public VhostSpec {
+        hostnames = List.copyOf(hostnames);
+        upstreams = List.copyOf(upstreams);
+    }
+}

@@ -1,0 +1,144 @@
+package dev.portico.dataplane;
+
+import dev.portico.config.PorticoConfig;
+import dev.portico.config.RoutingSnapshot;
+import dev.portico.config.SnapshotHolder;
+import dev.portico.dataplane.stage.forward.UpstreamClients;
+import dev.portico.stats.RequestMetrics;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Vertx;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Starts the data plane after the first snapshot is loaded, one listener per event loop on Quarkus' Vert.x, and
+ * stops it gracefully: stop accepting, let in-flight requests finish within the grace period, then close.
+ */
+@Singleton
+public class DataPlaneServer {
+
+    /** Runs after the snapshot loader ({@code SnapshotReloader}, priority 100). */
+    public static final int STARTUP_PRIORITY = 200;
+
+    private static final int RANDOM_SHARED_PORT = -8080;
+    private static final Logger LOG = Logger.getLogger(DataPlaneServer.class);
+
+    private final Vertx vertx;
+    private final PorticoConfig config;
+    private final SnapshotHolder snapshots;
+    private final RequestMetrics metrics;
+    private final DataPlaneState state = new DataPlaneState();
+    private final List<DataPlaneVerticle> verticles = new ArrayList<>();
+    private volatile boolean listening;
+    private volatile boolean started;
+
+    public DataPlaneServer(Vertx vertx, PorticoConfig config, SnapshotHolder snapshots, RequestMetrics metrics) {
+        this.vertx = vertx;
+        this.config = config;
+        this.snapshots = snapshots;
+        this.metrics = metrics;
+    }
+
+    void start(@Observes @Priority(STARTUP_PRIORITY) StartupEvent event) throws Exception {
+        PorticoConfig.DataPlane dataplane = config.dataplane();
+        int instances = dataplane.eventLoops().orElse(Runtime.getRuntime().availableProcessors());
+        // Port 0 means "any free port". A negative port makes Vert.x bind one random port shared by every server
+        // listening with that same negative number; Quarkus' own servers use -1, so pick a number of our own.
+        int port = dataplane.port() == 0 ? RANDOM_SHARED_PORT : dataplane.port();
+        UpstreamClients.Settings upstream = new UpstreamClients.Settings(config.upstream().maxConnections(),
+                (int) Math.max(1, config.upstream().keepAliveTimeout().toSeconds()));
+        snapshots.onPublish(this::broadcast);
+        for (int i = 0; i < instances; i++) {
+            DataPlaneVerticle verticle = new DataPlaneVerticle(dataplane, port, upstream, snapshots, metrics, state);
+            vertx.deployVerticle(verticle, new DeploymentOptions())
+                    .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            verticles.add(verticle);
+        }
+        listening = true;
+        started = true;
+        LOG.infof("Data plane listening on %s:%d with %d event loops", dataplane.host(), state.port(), instances);
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        if (!listening) {
+            return;
+        }
+        listening = false;
+        state.startDraining();
+        for (DataPlaneVerticle verticle : verticles) {
+            verticle.stopListening();
+        }
+        long deadline = System.nanoTime() + config.dataplane().shutdownGrace().toNanos();
+        int inFlight;
+        while ((inFlight = state.inFlight()) > 0 && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        if (inFlight > 0) {
+            LOG.warnf("Data plane stopped with %d requests still in flight after the grace period", inFlight);
+        } else {
+            LOG.info("Data plane drained");
+        }
+    }
+
+    /** Whether every listener is bound and the server is not shutting down. */
+    public boolean isListening() {
+        return listening;
+    }
+
+    /** Whether start-up completed (stays true while shutting down). */
+    public boolean isStarted() {
+        return started;
+    }
+
+    /** Whether every data-plane event loop runs a task within {@code timeout}, i.e. none is blocked. */
+    public boolean loopsResponsive(Duration timeout) {
+        List<CompletableFuture<Void>> pings = new ArrayList<>();
+        for (DataPlaneState.Loop loop : state.loops()) {
+            CompletableFuture<Void> ping = new CompletableFuture<>();
+            loop.context().runOnContext(v -> ping.complete(null));
+            pings.add(ping);
+        }
+        try {
+            CompletableFuture.allOf(pings.toArray(new CompletableFuture[0]))
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | TimeoutException e) {
+            return false;
+        }
+    }
+
+    /** The bound port (useful when configured as 0), or -1 before start. */
+    public int port() {
+        return state.port();
+    }
+
+    public int inFlight() {
+        return state.inFlight();
+    }
+
+    private void broadcast(RoutingSnapshot snapshot) {
+        for (DataPlaneState.Loop loop : state.loops()) {
+            loop.context().runOnContext(v -> loop.state().adopt(snapshot));
+        }
+    }
+}

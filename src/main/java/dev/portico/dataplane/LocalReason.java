@@ -1,0 +1,51 @@
+package dev.portico.dataplane;
+
+/**
+ * Why Portico answered a request itself, or why it could not finish one. The code is what the access log,
+ * the metrics and the problem+json body all show, so an operator can follow one failure through all three.
+ */
+public enum LocalReason {
+    BAD_REQUEST(400, "bad_request", "Bad Request"),
+    MISSING_HOST(400, "missing_host", "Bad Request"),
+    INVALID_HOST(400, "invalid_host", "Bad Request"),
+    URI_TOO_LONG(414, "uri_too_long", "URI Too Long"),
+    HEADERS_TOO_LARGE(431, "request_header_too_large", "Request Header Fields Too Large"),
+    METHOD_NOT_ALLOWED(405, "method_not_allowed", "Method Not Allowed"),
+    VHOST_NOT_FOUND(404, "vhost_not_found", "Not Found"),
+    VHOST_DISABLED(404, "vhost_disabled", "Not Found"),
+    LOOP_DETECTED(508, "loop_detected", "Loop Detected"),
+    NO_HEALTHY_UPSTREAM(503, "no_healthy_upstream", "Service Unavailable"),
+    UPSTREAM_CONNECT_FAILURE(502, "upstream_connect_failure", "Bad Gateway"),
+    UPSTREAM_CONNECT_TIMEOUT(504, "upstream_connect_timeout", "Gateway Timeout"),
+    UPSTREAM_RESPONSE_TIMEOUT(504, "upstream_response_timeout", "Gateway Timeout"),
+    UPSTREAM_PROTOCOL_ERROR(502, "upstream_protocol_error", "Bad Gateway"),
+    /** The upstream failed after the response head was sent: the client connection is reset. */
+    UPSTREAM_RESET(502, "upstream_reset", "Bad Gateway"),
+    /** The client went away before the response was complete (nginx logs 499). */
+    CLIENT_ABORTED(499, "client_aborted", "Client Closed Request"),
+    INTERNAL_ERROR(500, "internal_error", "Internal Server Error");
+
+    private final int status;
+    private final String code;
+    private final String title;
+
+    LocalReason(int status, String code, String title) {
+        this.status = status;
+        this.code = code;
+        this.title = title;
+    }
+
+    /** The HTTP status a local reply for this reason carries. */
+    public int status() {
+        return status;
+    }
+
+    /** Stable snake_case code used in logs, metrics and problem types. */
+    public String code() {
+        return code;
+    }
+
+    public String title() {
+        return title;
+    }
+}

@@ -1,0 +1,76 @@
+package dev.portico.dataplane;
+
+import dev.portico.config.RoutingSnapshot;
+import dev.portico.dataplane.stage.forward.UpstreamClients;
+import org.jboss.logging.Logger;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What one event loop owns: its upstream connection pools, its round-robin cursors, its in-flight count. Only its
+ * own thread writes here, so nothing on the request path takes a lock or contends on an atomic.
+ */
+public final class LoopState {
+
+    private static final Logger LOG = Logger.getLogger(LoopState.class);
+
+    private final UpstreamClients upstreams;
+    private final DataPlaneState shared;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private RoutingSnapshot cursorSnapshot;
+    private int[] cursors = new int[0];
+
+    LoopState(UpstreamClients upstreams, DataPlaneState shared) {
+        this.upstreams = upstreams;
+        this.shared = shared;
+    }
+
+    public UpstreamClients upstreams() {
+        return upstreams;
+    }
+
+    /** Round-robin position of upstream group {@code slot} in the current snapshot on this loop. */
+    public int cursor(int slot) {
+        return slot < cursors.length ? cursors[slot] : 0;
+    }
+
+    public void cursor(int slot, int position) {
+        if (slot < cursors.length) {
+            cursors[slot] = position;
+        }
+    }
+
+    /** Whether shutdown has begun: responses then ask clients to close their connections. */
+    public boolean draining() {
+        return shared.draining();
+    }
+
+    int inFlight() {
+        return inFlight.get();
+    }
+
+    void requestStarted(RoutingSnapshot snapshot) {
+        inFlight.lazySet(inFlight.get() + 1);
+        if (snapshot != cursorSnapshot) {
+            adopt(snapshot);
+        }
+    }
+
+    void requestEnded() {
+        inFlight.lazySet(inFlight.get() - 1);
+    }
+
+    /** Switches this loop to a new snapshot: fresh cursors, and pools of removed upstreams retired. */
+    void adopt(RoutingSnapshot snapshot) {
+        if (snapshot == cursorSnapshot) {
+            return;
+        }
+        cursorSnapshot = snapshot;
+        cursors = new int[snapshot.upstreamGroupCount()];
+        upstreams.retainOnly(snapshot.poolKeys());
+    }
+
+    void logInternalError(Exchange exchange, Throwable error) {
+        LOG.errorf(error, "request %s: internal error", exchange.requestId());
+    }
+}

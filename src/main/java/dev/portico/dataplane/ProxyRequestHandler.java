@@ -1,0 +1,166 @@
+package dev.portico.dataplane;
+
+import dev.portico.config.CompiledVhost;
+import dev.portico.config.RoutingSnapshot;
+import dev.portico.config.SnapshotHolder;
+import dev.portico.stats.RequestMetrics;
+import dev.portico.stats.VhostMeters;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.util.NetUtil;
+import io.vertx.core.Handler;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.SocketAddress;
+
+import java.util.List;
+
+/**
+ * The entry of every request on one event loop: opens the {@link Exchange}, resolves the target, refuses loops,
+ * finds the vhost in the current snapshot and hands over to its pipeline; accounts the request when it ends.
+ */
+final class ProxyRequestHandler implements Handler<HttpServerRequest> {
+
+    private final SnapshotHolder snapshots;
+    private final LoopState loop;
+    private final RequestMetrics metrics;
+
+    ProxyRequestHandler(SnapshotHolder snapshots, LoopState loop, RequestMetrics metrics) {
+        this.snapshots = snapshots;
+        this.loop = loop;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void handle(HttpServerRequest request) {
+        Exchange exchange = open(request);
+        RoutingSnapshot snapshot = exchange.snapshot();
+        HttpMethod method = request.method();
+        if (method == HttpMethod.CONNECT || method == HttpMethod.TRACE) {
+            exchange.unroutedStages(snapshot.fallbackStages());
+            exchange.response().headers().set("Allow", "GET, HEAD, POST, PUT, DELETE, PATCH, OPTIONS");
+            exchange.replyLocal(LocalReason.METHOD_NOT_ALLOWED, method.name() + " is not proxied");
+            return;
+        }
+        RequestTarget target;
+        try {
+            target = RequestTarget.parse(request);
+        } catch (RequestTarget.Invalid invalid) {
+            exchange.unroutedStages(snapshot.fallbackStages());
+            exchange.replyLocal(invalid.reason(), invalid.getMessage());
+            return;
+        }
+        exchange.target(target);
+        if (hasLooped(request, snapshot.viaPseudonym())) {
+            exchange.unroutedStages(snapshot.fallbackStages());
+            exchange.replyLocal(LocalReason.LOOP_DETECTED, "The request has already passed through this proxy");
+            return;
+        }
+        CompiledVhost vhost = snapshot.route(target.hostname());
+        if (vhost == null) {
+            exchange.unroutedStages(snapshot.fallbackStages());
+            exchange.replyLocal(LocalReason.VHOST_NOT_FOUND, "No vhost serves this host");
+            return;
+        }
+        if (!vhost.enabled()) {
+            exchange.unroutedStages(snapshot.fallbackStages());
+            exchange.replyLocal(LocalReason.VHOST_DISABLED, "No vhost serves this host");
+            return;
+        }
+        exchange.route(vhost);
+    }
+
+    /** Requests the HTTP decoder rejected: answered with the status the failure calls for, then closed. */
+    void handleInvalid(HttpServerRequest request) {
+        Exchange exchange = open(request);
+        exchange.unroutedStages(exchange.snapshot().fallbackStages());
+        DecoderResult result = request.decoderResult();
+        Throwable cause = result == null ? null : result.cause();
+        LocalReason reason = cause instanceof TooLongHttpLineException ? LocalReason.URI_TOO_LONG
+                : cause instanceof TooLongHttpHeaderException ? LocalReason.HEADERS_TOO_LARGE
+                : LocalReason.BAD_REQUEST;
+        exchange.replyLocal(reason, reason == LocalReason.BAD_REQUEST ? "The request is not valid HTTP/1.1"
+                : reason.title(), true);
+    }
+
+    private Exchange open(HttpServerRequest request) {
+        long start = System.nanoTime();
+        request.pause();
+        RoutingSnapshot snapshot = snapshots.current();
+        String client = canonicalAddress(request.remoteAddress());
+        Exchange exchange = new Exchange(request, snapshot, loop, start,
+                RequestId.acceptOrGenerate(request.getHeader(Exchange.REQUEST_ID_HEADER)), client,
+                snapshot.trustedProxies().contains(client));
+        loop.requestStarted(snapshot);
+        boolean[] accounted = new boolean[1];
+        request.response().endHandler(v -> {
+            if (!accounted[0]) {
+                accounted[0] = true;
+                account(exchange);
+            }
+        });
+        request.response().closeHandler(v -> {
+            if (!accounted[0]) {
+                accounted[0] = true;
+                exchange.clientGone();
+                account(exchange);
+            }
+        });
+        return exchange;
+    }
+
+    private void account(Exchange exchange) {
+        loop.requestEnded();
+        long duration = System.nanoTime() - exchange.startNanos();
+        int status = exchange.headSent() ? exchange.response().getStatusCode()
+                : exchange.reason() != null ? exchange.reason().status() : 500;
+        CompiledVhost vhost = exchange.vhost();
+        VhostMeters meters = vhost == null ? metrics.unmatched() : vhost.meters();
+        meters.record(status, duration);
+        if (exchange.reason() != null) {
+            metrics.localReply(exchange.reason());
+        }
+    }
+
+    /** RFC 9110 section 7.6.3: a request carrying our own pseudonym in {@code Via} came back to us. */
+    static boolean hasLooped(HttpServerRequest request, String pseudonym) {
+        if (request.headers().get("Via") == null) {
+            return false;
+        }
+        List<String> vias = request.headers().getAll("Via");
+        for (String via : vias) {
+            int at = via.indexOf(pseudonym);
+            while (at >= 0) {
+                int end = at + pseudonym.length();
+                boolean startOk = at > 0 && via.charAt(at - 1) == ' ';
+                boolean endOk = end == via.length() || via.charAt(end) == ',' || via.charAt(end) == ' ';
+                if (startOk && endOk) {
+                    return true;
+                }
+                at = via.indexOf(pseudonym, at + 1);
+            }
+        }
+        return false;
+    }
+
+    /** IPv6 in RFC 5952 form, as logs and {@code X-Forwarded-For} consumers expect. */
+    static String canonicalAddress(SocketAddress address) {
+        if (address == null) {
+            return "unknown";
+        }
+        String host = address.hostAddress();
+        if (host == null) {
+            return "unknown";
+        }
+        if (host.indexOf(':') < 0) {
+            return host;
+        }
+        int zone = host.indexOf('%');
+        if (zone >= 0) {
+            host = host.substring(0, zone);
+        }
+        byte[] bytes = NetUtil.createByteArrayFromIpAddressString(host);
+        return bytes == null ? host : NetUtil.bytesToIpAddress(bytes);
+    }
+}

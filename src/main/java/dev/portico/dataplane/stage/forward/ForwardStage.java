@@ -1,0 +1,62 @@
+package dev.portico.dataplane.stage.forward;
+
+import dev.portico.dataplane.Exchange;
+import dev.portico.dataplane.stage.Stage;
+
+/**
+ * The terminal stage of a proxied vhost: sends the request to one of the vhost's upstreams and streams the
+ * response back. Always takes the request. See {@link UpstreamCall} for one request's life.
+ */
+public final class ForwardStage implements Stage {
+
+    private final UpstreamGroup group;
+    private final boolean preserveHost;
+    private final String hostOverride;
+    private final int connectTimeoutMillis;
+    private final long readTimeoutMillis;
+    private final String viaPseudonym;
+
+    /**
+     * @param hostOverride a {@code Host} value the vhost's request header rules fix, or null
+     * @param viaPseudonym this instance's name in {@code Via}
+     */
+    public ForwardStage(UpstreamGroup group, boolean preserveHost, String hostOverride, int connectTimeoutMillis,
+                        long readTimeoutMillis, String viaPseudonym) {
+        this.group = group;
+        this.preserveHost = preserveHost;
+        this.hostOverride = hostOverride;
+        this.connectTimeoutMillis = connectTimeoutMillis;
+        this.readTimeoutMillis = readTimeoutMillis;
+        this.viaPseudonym = viaPseudonym;
+    }
+
+    @Override
+    public Flow onRequest(Exchange exchange) {
+        new UpstreamCall(this, exchange).start();
+        return Flow.TAKEN;
+    }
+
+    public UpstreamGroup group() {
+        return group;
+    }
+
+    int connectTimeoutMillis() {
+        return connectTimeoutMillis;
+    }
+
+    long readTimeoutMillis() {
+        return readTimeoutMillis;
+    }
+
+    String viaPseudonym() {
+        return viaPseudonym;
+    }
+
+    /** The {@code Host} the upstream sees: a fixed override, the client's, or the upstream's own authority. */
+    String hostFor(Exchange exchange, UpstreamTarget target) {
+        if (hostOverride != null) {
+            return hostOverride;
+        }
+        return preserveHost ? exchange.target().authority() : target.spec().authority();
+    }
+}

@@ -1,0 +1,196 @@
+package dev.portico.dataplane.stage.forward;
+
+import dev.portico.dataplane.Exchange;
+import dev.portico.dataplane.LocalReason;
+import dev.portico.dataplane.ProxyError;
+import dev.portico.dataplane.RequestTarget;
+import dev.portico.dataplane.stage.forwarding.HopByHopHeaders;
+import io.vertx.core.AsyncResult;
+import io.vertx.core.MultiMap;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.http.RequestOptions;
+import org.jboss.logging.Logger;
+
+/**
+ * One request's trip to the upstreams: pick an upstream, get a pooled connection (trying the next upstream when
+ * connecting fails, since nothing was sent yet), stream the request body up and the response body down with
+ * back-pressure on both sides, and turn every failure into the right local reply or reset.
+ */
+final class UpstreamCall {
+
+    private static final Logger LOG = Logger.getLogger(UpstreamCall.class);
+    private static final String VIA = "Via";
+
+    private final ForwardStage stage;
+    private final Exchange exchange;
+    private long tried;
+    private ProxyError lastError;
+    private UpstreamTarget target;
+    private UpstreamClients.PooledClient pool;
+    private HttpClientRequest upstreamRequest;
+    private boolean clientGone;
+    private boolean finished;
+
+    UpstreamCall(ForwardStage stage, Exchange exchange) {
+        this.stage = stage;
+        this.exchange = exchange;
+    }
+
+    void start() {
+        exchange.onClientGone(this::clientGone);
+        attempt();
+    }
+
+    private void attempt() {
+        UpstreamTarget next = stage.group().pick(exchange.loop(), tried, System.nanoTime());
+        if (next == null) {
+            if (lastError == null) {
+                exchange.replyLocal(LocalReason.NO_HEALTHY_UPSTREAM, "No upstream of this vhost is available");
+            } else {
+                exchange.replyLocal(lastError.reason(), lastError.detail());
+            }
+            return;
+        }
+        tried |= 1L << next.index();
+        target = next;
+        pool = exchange.loop().upstreams().acquire(next, stage.connectTimeoutMillis());
+        exchange.upstreamStarted(next.spec().origin());
+        String path = exchange.target().pathAndQuery();
+        RequestOptions options = new RequestOptions()
+                .setServer(next.server())
+                .setMethod(exchange.request().method())
+                .setURI(path.equals("*") ? (next.spec().basePath().isEmpty() ? "*" : next.spec().basePath())
+                        : next.spec().basePath() + path)
+                .setConnectTimeout(stage.connectTimeoutMillis());
+        pool.client().request(options).onComplete(this::connected);
+    }
+
+    private void connected(AsyncResult<HttpClientRequest> result) {
+        if (result.failed()) {
+            releasePool();
+            if (clientGone) {
+                return;
+            }
+            ProxyError error = ProxyError.connecting(result.cause());
+            target.health().failed(System.nanoTime());
+            LOG.debugf("request %s: connecting to %s failed: %s", exchange.requestId(), target.spec().origin(),
+                    result.cause());
+            lastError = error;
+            attempt();
+            return;
+        }
+        HttpClientRequest request = result.result();
+        upstreamRequest = request;
+        if (clientGone) {
+            request.reset();
+            releasePool();
+            return;
+        }
+        send(request);
+    }
+
+    private void send(HttpClientRequest request) {
+        HttpServerRequest in = exchange.request();
+        MultiMap inHeaders = in.headers();
+        MultiMap out = request.headers();
+        HopByHopHeaders.of(inHeaders).copyEndToEnd(inHeaders, out, "Host", "Expect");
+        out.set(HttpHeaders.HOST, stage.hostFor(exchange, target));
+        out.add(VIA, (in.version() == HttpVersion.HTTP_1_0 ? "1.0 " : "1.1 ") + stage.viaPseudonym());
+        request.response().onComplete(this::responded);
+        if (RequestTarget.hasBody(in)) {
+            if (inHeaders.contains(HttpHeaders.TRANSFER_ENCODING)) {
+                out.remove(HttpHeaders.CONTENT_LENGTH);
+                request.setChunked(true);
+            }
+            if (inHeaders.contains(HttpHeaders.EXPECT, HttpHeaders.CONTINUE, true)) {
+                // The upstream is connected, so the body has somewhere to go (nginx answers 100 the same way).
+                exchange.response().writeContinue();
+            }
+            in.pipe().endOnFailure(false).to(request).onComplete(sent -> {
+                if (sent.failed()) {
+                    request.reset();
+                } else {
+                    request.idleTimeout(stage.readTimeoutMillis());
+                }
+            });
+        } else {
+            request.idleTimeout(stage.readTimeoutMillis());
+            request.end();
+            in.resume();
+        }
+    }
+
+    private void responded(AsyncResult<HttpClientResponse> result) {
+        if (result.failed()) {
+            releasePool();
+            if (clientGone) {
+                return;
+            }
+            target.health().failed(System.nanoTime());
+            ProxyError error = ProxyError.awaitingResponse(result.cause());
+            LOG.debugf("request %s: %s failed before responding: %s", exchange.requestId(), target.spec().origin(),
+                    result.cause());
+            exchange.replyLocal(error.reason(), error.detail());
+            return;
+        }
+        HttpClientResponse upstream = result.result();
+        exchange.upstreamHeadersReceived();
+        target.health().succeeded();
+        if (clientGone) {
+            upstreamRequest.reset();
+            releasePool();
+            return;
+        }
+        HttpServerResponse response = exchange.response();
+        int status = upstream.statusCode();
+        response.setStatusCode(status);
+        if (upstream.statusMessage() != null) {
+            response.setStatusMessage(upstream.statusMessage());
+        }
+        MultiMap upHeaders = upstream.headers();
+        MultiMap outHeaders = response.headers();
+        HopByHopHeaders.of(upHeaders).copyEndToEnd(upHeaders, outHeaders, null, null);
+        outHeaders.add(VIA, (upstream.version() == HttpVersion.HTTP_1_0 ? "1.0 " : "1.1 ") + stage.viaPseudonym());
+        boolean bodyless = exchange.request().method() == HttpMethod.HEAD || status == 204 || status == 304
+                || status < 200;
+        if (!bodyless && !outHeaders.contains(HttpHeaders.CONTENT_LENGTH)
+                && exchange.request().version() != HttpVersion.HTTP_1_0) {
+            response.setChunked(true);
+        }
+        exchange.sendHead();
+        upstream.pipe().endOnFailure(false).to(response).onComplete(streamed -> {
+            finished = true;
+            releasePool();
+            if (streamed.failed()) {
+                if (clientGone || response.closed()) {
+                    exchange.reason(LocalReason.CLIENT_ABORTED);
+                    upstreamRequest.reset();
+                } else {
+                    LOG.debugf("request %s: %s failed while streaming the response: %s", exchange.requestId(),
+                            target.spec().origin(), streamed.cause());
+                    exchange.abort(LocalReason.UPSTREAM_RESET);
+                }
+            }
+        });
+    }
+
+    private void clientGone() {
+        clientGone = true;
+        if (upstreamRequest != null && !finished) {
+            upstreamRequest.reset();
+        }
+    }
+
+    private void releasePool() {
+        if (pool != null) {
+            pool.release();
+            pool = null;
+        }
+    }
+}

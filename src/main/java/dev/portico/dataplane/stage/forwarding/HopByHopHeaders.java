@@ -1,0 +1,83 @@
+package dev.portico.dataplane.stage.forwarding;
+
+import io.vertx.core.MultiMap;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The connection-specific headers a proxy must not forward (RFC 9110 section 7.6.1): the fixed list, plus every
+ * field the message's own {@code Connection} header nominates.
+ */
+public final class HopByHopHeaders {
+
+    private final List<String> nominated;
+
+    private HopByHopHeaders(List<String> nominated) {
+        this.nominated = nominated;
+    }
+
+    /** Reads the {@code Connection} header(s) of a message; allocates only when they nominate extra fields. */
+    public static HopByHopHeaders of(MultiMap headers) {
+        List<String> nominated = null;
+        for (String value : headers.getAll("Connection")) {
+            for (String token : value.split(",")) {
+                String name = token.trim().toLowerCase(Locale.ROOT);
+                if (!name.isEmpty() && !isFixed(name)) {
+                    if (nominated == null) {
+                        nominated = new ArrayList<>(2);
+                    }
+                    nominated.add(name);
+                }
+            }
+        }
+        return new HopByHopHeaders(nominated == null ? List.of() : nominated);
+    }
+
+    /** Whether a header of this name is connection-specific in this message. */
+    public boolean excludes(String name) {
+        if (isFixed(name)) {
+            return true;
+        }
+        for (int i = 0; i < nominated.size(); i++) {
+            if (nominated.get(i).equalsIgnoreCase(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Copies every end-to-end header of {@code from} into {@code to}, also skipping {@code skip1} and {@code skip2}
+     * (either may be null): headers the caller writes itself.
+     */
+    public void copyEndToEnd(MultiMap from, MultiMap to, String skip1, String skip2) {
+        for (Map.Entry<String, String> header : from) {
+            String name = header.getKey();
+            if (!excludes(name) && (skip1 == null || !skip1.equalsIgnoreCase(name))
+                    && (skip2 == null || !skip2.equalsIgnoreCase(name))) {
+                to.add(name, header.getValue());
+            }
+        }
+    }
+
+    /** The fixed list of RFC 9110 section 7.6.1, case-insensitive, without allocating. */
+    public static boolean isFixed(String name) {
+        switch (name.length()) {
+            case 2:
+                return name.equalsIgnoreCase("te");
+            case 7:
+                return name.equalsIgnoreCase("upgrade");
+            case 10:
+                return name.equalsIgnoreCase("connection") || name.equalsIgnoreCase("keep-alive");
+            case 16:
+                return name.equalsIgnoreCase("proxy-connection");
+            case 17:
+                return name.equalsIgnoreCase("transfer-encoding");
+            default:
+                return false;
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package dev.portico.launch;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+
+/**
+ * The zero-configuration database: when no datasource URL is configured, an embedded PostgreSQL 15 is started
+ * with its data kept under {@code .portico/pgdata} in the working directory (override with
+ * {@code PORTICO_LOCAL_DB_DIR}), so vhosts survive restarts. Meant for trying Portico out and for development;
+ * production points {@code QUARKUS_DATASOURCE_JDBC_URL} at a real server. JVM mode only.
+ */
+final class LocalPostgres implements AutoCloseable {
+
+    static final String URL_PROPERTY = "quarkus.datasource.jdbc.url";
+    static final String URL_ENV = "QUARKUS_DATASOURCE_JDBC_URL";
+
+    private final EmbeddedPostgres postgres;
+
+    private LocalPostgres(EmbeddedPostgres postgres) {
+        this.postgres = postgres;
+    }
+
+    /** Starts the local database and points Quarkus at it, unless a datasource URL is configured anywhere. */
+    static LocalPostgres startIfUnconfigured() {
+        if (isDatasourceConfigured()) {
+            return null;
+        }
+        Path dataDir = Path.of(System.getenv().getOrDefault("PORTICO_LOCAL_DB_DIR", ".portico/pgdata"))
+                .toAbsolutePath();
+        try {
+            Files.createDirectories(dataDir);
+            System.out.println("Portico: no QUARKUS_DATASOURCE_JDBC_URL configured; starting a local PostgreSQL with"
+                    + " its data in " + dataDir);
+            EmbeddedPostgres postgres = EmbeddedPostgres.builder()
+                    .setDataDirectory(dataDir)
+                    .setCleanDataDirectory(false)
+                    .setServerConfig("listen_addresses", "127.0.0.1")
+                    .start();
+            String url = postgres.getJdbcUrl("postgres", "postgres");
+            System.setProperty(URL_PROPERTY, url);
+            System.setProperty("quarkus.datasource.username", "postgres");
+            System.setProperty("quarkus.datasource.password", "postgres");
+            System.out.println("Portico: local PostgreSQL is listening at " + url);
+            return new LocalPostgres(postgres);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not start the local PostgreSQL in " + dataDir
+                    + "; set QUARKUS_DATASOURCE_JDBC_URL to use another database", e);
+        }
+    }
+
+    /** Where Quarkus would find a URL: system property, environment, {@code .env}, or config/application.properties. */
+    static boolean isDatasourceConfigured() {
+        if (notBlank(System.getProperty(URL_PROPERTY)) || notBlank(System.getenv(URL_ENV))) {
+            return true;
+        }
+        return fileDefines(Path.of(".env"), URL_ENV) || fileDefines(Path.of(".env"), URL_PROPERTY)
+                || fileDefines(Path.of("config", "application.properties"), URL_PROPERTY);
+    }
+
+    private static boolean fileDefines(Path file, String key) {
+        if (!Files.isRegularFile(file)) {
+            return false;
+        }
+        Properties props = new Properties();
+        try (var in = Files.newInputStream(file)) {
+            props.load(in);
+        } catch (IOException e) {
+            return false;
+        }
+        return notBlank(props.getProperty(key));
+    }
+
+    private static boolean notBlank(String s) {
+        return s != null && !s.isBlank();
+    }
+
+    @Override
+    public void close() {
+        try {
+            postgres.close();
+        } catch (IOException e) {
+            System.err.println("Portico: stopping the local PostgreSQL failed: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package dev.portico.launch;
+
+import io.quarkus.runtime.Quarkus;
+import io.quarkus.runtime.annotations.QuarkusMain;
+
+/**
+ * Entry point of the packaged application. With no database configured it first starts a local PostgreSQL
+ * (see {@link LocalPostgres}) so that {@code java -jar} works on a fresh machine with no setup.
+ */
+@QuarkusMain
+public final class PorticoMain {
+
+    public static void main(String... args) {
+        LocalPostgres local = LocalPostgres.startIfUnconfigured();
+        try {
+            Quarkus.run(args);
+        } finally {
+            if (local != null) {
+                local.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,20 @@
+package dev.portico.management;
+
+import jakarta.ws.rs.core.Application;
+import org.eclipse.microprofile.openapi.annotations.OpenAPIDefinition;
+import org.eclipse.microprofile.openapi.annotations.enums.SecuritySchemeType;
+import org.eclipse.microprofile.openapi.annotations.info.Info;
+import org.eclipse.microprofile.openapi.annotations.info.License;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
+
+/** OpenAPI description of the management API (the document is committed as {@code openapi/openapi.yaml}). */
+@OpenAPIDefinition(
+        info = @Info(title = "Portico management API", version = "v1",
+                description = "Manage the virtual hosts of a Portico reverse proxy. Every call needs "
+                        + "'Authorization: Bearer <token>'. Errors are RFC 9457 application/problem+json.",
+                license = @License(name = "Apache-2.0")),
+        security = @SecurityRequirement(name = "bearer"))
+@SecurityScheme(securitySchemeName = "bearer", type = SecuritySchemeType.HTTP, scheme = "bearer")
+public class PorticoApi extends Application {
+}

@@ -1,0 +1,130 @@
+package dev.portico.management.error;
+
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import jakarta.persistence.OptimisticLockException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.hibernate.StaleStateException;
+import org.hibernate.exception.ConstraintViolationException;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import java.sql.SQLException;
+import java.util.List;
+
+/** Turns every failure of the management API into an RFC 9457 problem document. */
+public class ProblemMappers {
+
+    private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+
+    @ServerExceptionMapper
+    public Response apiProblem(ApiProblem problem, UriInfo uri) {
+        Response.ResponseBuilder response = respond(problem.status(), problem.type(), problem.title(),
+                problem.getMessage(), uri, problem.errors());
+        if (problem.status() == 503) {
+            response.header("Retry-After", "5");
+        }
+        return response.build();
+    }
+
+    @ServerExceptionMapper
+    public Response unknownField(UnrecognizedPropertyException e, UriInfo uri) {
+        String field = path(e);
+        return respond(400, "validation", "Invalid request", field + " is not a known field", uri,
+                List.of(new FieldError(field, "is not a known field"))).build();
+    }
+
+    @ServerExceptionMapper
+    public Response badJsonValue(JsonMappingException e, UriInfo uri) {
+        String field = path(e);
+        String reason = field.isEmpty() ? "is not a valid JSON object" : "has the wrong type";
+        String name = field.isEmpty() ? "body" : field;
+        return respond(400, "validation", "Invalid request", name + " " + reason, uri,
+                List.of(new FieldError(name, reason))).build();
+    }
+
+    @ServerExceptionMapper
+    public Response malformedJson(JsonParseException e, UriInfo uri) {
+        return respond(400, "malformed-json", "Malformed JSON", "The body is not valid JSON: " + e.getOriginalMessage(),
+                uri, List.of(new FieldError("body", "is not valid JSON"))).build();
+    }
+
+    @ServerExceptionMapper
+    public Response webApplication(WebApplicationException e, UriInfo uri) {
+        int status = e.getResponse().getStatus();
+        Response.Status.Family family = Response.Status.Family.familyOf(status);
+        String title = Response.Status.fromStatusCode(status) == null ? "Error"
+                : Response.Status.fromStatusCode(status).getReasonPhrase();
+        String type = status == 404 ? "not-found" : status == 405 ? "method-not-allowed"
+                : status == 415 ? "unsupported-media-type" : family == Response.Status.Family.CLIENT_ERROR
+                ? "bad-request" : "internal";
+        return respond(status, type, title, e.getMessage(), uri, List.of()).build();
+    }
+
+    /** Persistence failures: stale versions, unique keys lost in a race, and an unreachable database. */
+    @ServerExceptionMapper
+    public Response unexpected(RuntimeException e, UriInfo uri) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof ApiProblem problem) {
+                return apiProblem(problem, uri);
+            }
+            if (t instanceof OptimisticLockException || t instanceof StaleStateException) {
+                return apiProblem(ApiProblem.preconditionFailed("The vhost was changed concurrently; fetch it again"),
+                        uri);
+            }
+            if (t instanceof ConstraintViolationException violation && violation.getConstraintName() != null) {
+                String constraint = violation.getConstraintName();
+                if (constraint.contains("vhost_name_key")) {
+                    return apiProblem(ApiProblem.conflict("name", "A vhost with this name already exists"), uri);
+                }
+                if (constraint.contains("vhost_hostname_key")) {
+                    return apiProblem(ApiProblem.conflict("hostnames", "A host name is already served by another vhost"),
+                            uri);
+                }
+            }
+            if (t instanceof SQLException sql && isConnectionFailure(sql)) {
+                return apiProblem(ApiProblem.databaseUnavailable(), uri);
+            }
+        }
+        LOG.error("Unexpected failure in the management API", e);
+        return respond(500, "internal", "Internal Server Error",
+                "The request failed unexpectedly; see the server log", uri, List.of()).build();
+    }
+
+    /** SQLSTATE class 08 is "connection exception"; Agroal reports a pool that cannot connect without a state. */
+    private static boolean isConnectionFailure(SQLException e) {
+        String state = e.getSQLState();
+        if (state != null) {
+            return state.startsWith("08") || state.equals("57P01") || state.equals("57P03");
+        }
+        String message = String.valueOf(e.getMessage()).toLowerCase();
+        return message.contains("acquisition timeout") || message.contains("connection")
+                || message.contains("unable to acquire");
+    }
+
+    private static String path(JsonMappingException e) {
+        StringBuilder out = new StringBuilder();
+        for (JsonMappingException.Reference ref : e.getPath()) {
+            if (ref.getIndex() >= 0) {
+                out.append('[').append(ref.getIndex()).append(']');
+            } else if (ref.getFieldName() != null) {
+                if (!out.isEmpty()) {
+                    out.append('.');
+                }
+                out.append(ref.getFieldName());
+            }
+        }
+        return out.toString();
+    }
+
+    private static Response.ResponseBuilder respond(int status, String type, String title, String detail, UriInfo uri,
+                                                    List<FieldError> errors) {
+        return Response.status(status)
+                .type(Problem.MEDIA_TYPE)
+                .entity(new Problem("urn:portico:problem:" + type, title, status, detail,
+                        uri == null ? null : uri.getRequestUri().getPath(), errors));
+    }
+}

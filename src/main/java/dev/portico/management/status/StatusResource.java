@@ -1,0 +1,39 @@
+package dev.portico.management.status;
+
+import dev.portico.config.RoutingSnapshot;
+import dev.portico.config.SnapshotHolder;
+import dev.portico.config.SnapshotReloader;
+import dev.portico.dataplane.DataPlaneServer;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** {@code /api/v1/status}: which configuration the data plane serves and whether the last reload worked. */
+@Path("/api/v1/status")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "status")
+public class StatusResource {
+
+    private final SnapshotHolder snapshots;
+    private final SnapshotReloader reloader;
+    private final DataPlaneServer dataPlane;
+
+    public StatusResource(SnapshotHolder snapshots, SnapshotReloader reloader, DataPlaneServer dataPlane) {
+        this.snapshots = snapshots;
+        this.reloader = reloader;
+        this.dataPlane = dataPlane;
+    }
+
+    @GET
+    @Operation(summary = "Snapshot version, build time, vhost count, last reload error and data-plane state")
+    public StatusView status() {
+        RoutingSnapshot snapshot = snapshots.current();
+        return new StatusView(snapshot.version(), snapshots.hasPublished() ? snapshot.builtAt() : null,
+                snapshot.vhosts().size(), reloader.lastError(), reloader.lastErrorAt(),
+                reloader.databaseReachable(), reloader.databaseError(), dataPlane.isListening(), dataPlane.port(),
+                dataPlane.inFlight(), snapshot.viaPseudonym());
+    }
+}

@@ -1,0 +1,22 @@
+package dev.portico.management.status;
+
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+import java.time.Instant;
+
+/** What {@code GET /api/v1/status} reports. */
+@Schema(name = "Status")
+public record StatusView(
+        @Schema(description = "Configuration version of the routing snapshot being served") long snapshotVersion,
+        @Schema(description = "When that snapshot was built") Instant snapshotBuiltAt,
+        int vhostCount,
+        @Schema(description = "Why the last reload failed, if it did; the previous snapshot stays in service")
+        String lastReloadError,
+        Instant lastReloadErrorAt,
+        boolean databaseReachable,
+        String databaseError,
+        boolean dataPlaneListening,
+        int dataPlanePort,
+        int inFlightRequests,
+        @Schema(description = "This instance's pseudonym in Via headers") String via) {
+}

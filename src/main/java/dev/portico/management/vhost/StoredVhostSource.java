@@ -1,0 +1,35 @@
+package dev.portico.management.vhost;
+
+import dev.portico.config.VhostSource;
+import dev.portico.config.VhostSpec;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.List;
+
+/** Reads the routing configuration out of PostgreSQL for the snapshot reloader. */
+@ApplicationScoped
+public class StoredVhostSource implements VhostSource {
+
+    private final VhostRepository repository;
+
+    public StoredVhostSource(VhostRepository repository) {
+        this.repository = repository;
+    }
+
+    @Override
+    public Loaded load() {
+        return QuarkusTransaction.requiringNew().call(() -> {
+            // Version first: rows read afterwards are at least that new, so a snapshot never claims a version
+            // whose changes it lacks (at worst it has newer rows, and the next notification reloads again).
+            long version = repository.configVersion();
+            List<VhostSpec> specs = repository.listByName().stream().map(VhostMapper::toSpec).toList();
+            return new Loaded(version, specs);
+        });
+    }
+
+    @Override
+    public long currentVersion() {
+        return QuarkusTransaction.requiringNew().call(repository::configVersion);
+    }
+}

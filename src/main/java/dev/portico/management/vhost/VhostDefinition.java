@@ -1,0 +1,63 @@
+package dev.portico.management.vhost;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A vhost as clients write it ({@code POST}, {@code PUT}). Omitted optional fields take their defaults; what is
+ * stored and shown back is the normalised form with every default filled in.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@Schema(name = "VhostDefinition", description = "A virtual host: which host names it answers and where it forwards")
+public record VhostDefinition(
+        @Schema(description = "Unique name (case-insensitive), 1-63 of A-Z a-z 0-9 . _ -, starting with a letter or digit",
+                example = "shop", required = true)
+        String name,
+        @Schema(description = "Exact names and *.suffix wildcards, case-insensitive, unique across vhosts",
+                example = "[\"shop.example.com\", \"*.shop.example.com\"]", required = true)
+        List<String> hostnames,
+        @Schema(description = "A disabled vhost keeps its host names but answers 404", defaultValue = "true")
+        Boolean enabled,
+        @Schema(description = "Send the client's Host to the upstream (otherwise the upstream's own host:port)",
+                defaultValue = "true")
+        Boolean preserveHost,
+        @Schema(description = "1-64 origin servers, used round-robin by weight", required = true)
+        List<UpstreamDefinition> upstreams,
+        @Schema(description = "Time allowed to get a connection to an upstream, e.g. 500ms, 5s, 1m (at most 1h)",
+                defaultValue = "5s")
+        String connectTimeout,
+        @Schema(description = "Longest silence allowed while waiting for or reading the upstream response (at most 1h)",
+                defaultValue = "60s")
+        String readTimeout,
+        @Schema(description = "Add X-Content-Type-Options, X-Frame-Options and Referrer-Policy when the upstream did not",
+                defaultValue = "true")
+        Boolean securityHeaders,
+        @Schema(description = "Edits to the request sent upstream; set.Host fixes the Host header")
+        HeaderRulesDefinition requestHeaders,
+        @Schema(description = "Edits to the response sent to the client, applied after the security headers")
+        HeaderRulesDefinition responseHeaders) {
+
+    /** One upstream. */
+    @Schema(name = "Upstream")
+    public record UpstreamDefinition(
+            @Schema(description = "http:// or https:// host, optional :port and base path prepended to every request path",
+                    example = "http://10.0.0.5:8080/api", required = true)
+            String url,
+            @Schema(description = "Relative share of requests, 1-100", defaultValue = "1")
+            Integer weight) {
+    }
+
+    /** Header edits: remove, then set (replace), then add (append). */
+    @Schema(name = "HeaderRules")
+    public record HeaderRulesDefinition(
+            @Schema(description = "Headers to set, replacing any present")
+            Map<String, String> set,
+            @Schema(description = "Headers to append")
+            Map<String, String> add,
+            @Schema(description = "Header names to remove")
+            List<String> remove) {
+    }
+}

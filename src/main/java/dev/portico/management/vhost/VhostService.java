@@ -1,0 +1,159 @@
+package dev.portico.management.vhost;
+
+import dev.portico.config.CompileException;
+import dev.portico.config.SnapshotCompiler;
+import dev.portico.config.SnapshotReloader;
+import dev.portico.management.error.ApiProblem;
+import dev.portico.management.error.FieldError;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Vhost changes: validate, check the vhost compiles, commit together with a configuration version bump, then
+ * rebuild and publish the routing snapshot before returning. Nothing partial is stored: any failure rolls the
+ * transaction back.
+ */
+@ApplicationScoped
+public class VhostService {
+
+    private final VhostRepository repository;
+    private final SnapshotCompiler compiler;
+    private final SnapshotReloader reloader;
+
+    public VhostService(VhostRepository repository, SnapshotCompiler compiler, SnapshotReloader reloader) {
+        this.repository = repository;
+        this.compiler = compiler;
+        this.reloader = reloader;
+    }
+
+    public List<VhostView> list() {
+        return repository.listByName().stream().map(VhostMapper::toView).toList();
+    }
+
+    public VhostView get(UUID id) {
+        return VhostMapper.toView(find(id));
+    }
+
+    public VhostView create(VhostDefinition input) {
+        VhostDefinition definition = VhostValidator.normalise(input);
+        Committed committed = QuarkusTransaction.requiringNew().call(() -> {
+            UUID id = UUID.randomUUID();
+            checkUnique(definition, id);
+            checkCompiles(id, definition);
+            VhostEntity entity = new VhostEntity();
+            entity.id = id;
+            entity.createdAt = now();
+            apply(entity, definition);
+            repository.persist(entity);
+            repository.flush();
+            return new Committed(VhostMapper.toView(entity), repository.bumpConfigVersion());
+        });
+        reloader.reloadAtLeast(committed.configVersion());
+        return committed.view();
+    }
+
+    public VhostView replace(UUID id, VhostDefinition input, String ifMatch) {
+        VhostDefinition definition = VhostValidator.normalise(input);
+        Committed committed = QuarkusTransaction.requiringNew().call(() -> {
+            VhostEntity entity = find(id);
+            checkVersion(entity, ifMatch);
+            checkUnique(definition, id);
+            checkCompiles(id, definition);
+            apply(entity, definition);
+            repository.flush();
+            return new Committed(VhostMapper.toView(entity), repository.bumpConfigVersion());
+        });
+        reloader.reloadAtLeast(committed.configVersion());
+        return committed.view();
+    }
+
+    public void delete(UUID id, String ifMatch) {
+        long configVersion = QuarkusTransaction.requiringNew().call(() -> {
+            VhostEntity entity = find(id);
+            checkVersion(entity, ifMatch);
+            repository.delete(entity);
+            repository.flush();
+            return repository.bumpConfigVersion();
+        });
+        reloader.reloadAtLeast(configVersion);
+    }
+
+    private VhostEntity find(UUID id) {
+        VhostEntity entity = repository.findById(id);
+        if (entity == null) {
+            throw ApiProblem.notFound("No vhost with id " + id);
+        }
+        return entity;
+    }
+
+    private static void apply(VhostEntity entity, VhostDefinition definition) {
+        entity.name = definition.name();
+        entity.enabled = definition.enabled();
+        entity.definition = VhostMapper.toJson(definition);
+        entity.hostnames.retainAll(definition.hostnames());
+        entity.hostnames.addAll(definition.hostnames());
+        entity.updatedAt = now();
+    }
+
+    private static Instant now() {
+        // PostgreSQL keeps microseconds; truncating here makes the returned view equal to what a GET reads back.
+        return Instant.now().truncatedTo(ChronoUnit.MICROS);
+    }
+
+    /** If-Match: {@code *}, or a list of entity tags of which one must be the current version. */
+    private static void checkVersion(VhostEntity entity, String ifMatch) {
+        if (ifMatch == null || ifMatch.isBlank() || ifMatch.trim().equals("*")) {
+            return;
+        }
+        String current = Long.toString(entity.version);
+        for (String tag : ifMatch.split(",")) {
+            String t = tag.trim();
+            if (t.startsWith("W/")) {
+                t = t.substring(2);
+            }
+            if (t.length() >= 2 && t.startsWith("\"") && t.endsWith("\"")) {
+                t = t.substring(1, t.length() - 1);
+            }
+            if (t.equals(current)) {
+                return;
+            }
+        }
+        throw ApiProblem.preconditionFailed("The vhost is at version " + current + ", not " + ifMatch.trim()
+                + "; fetch it again and reapply the change");
+    }
+
+    private void checkUnique(VhostDefinition definition, UUID self) {
+        repository.findByName(definition.name())
+                .filter(other -> !other.id.equals(self))
+                .ifPresent(other -> {
+                    throw ApiProblem.conflict("name", "A vhost named '" + other.name + "' already exists");
+                });
+        List<FieldError> conflicts = new ArrayList<>();
+        for (Object[] row : repository.hostnameOwners(new HashSet<>(definition.hostnames()), self)) {
+            int index = definition.hostnames().indexOf((String) row[0]);
+            conflicts.add(new FieldError("hostnames[" + index + "]",
+                    "'" + row[0] + "' is already served by vhost '" + row[1] + "'"));
+        }
+        if (!conflicts.isEmpty()) {
+            throw new ApiProblem(409, "conflict", "Conflict", conflicts.get(0).reason(), conflicts);
+        }
+    }
+
+    private void checkCompiles(UUID id, VhostDefinition definition) {
+        try {
+            compiler.check(List.of(VhostMapper.toSpec(id, 0, definition)));
+        } catch (CompileException e) {
+            throw ApiProblem.invalid(e.field(), e.reason());
+        }
+    }
+
+    private record Committed(VhostView view, long configVersion) {
+    }
+}

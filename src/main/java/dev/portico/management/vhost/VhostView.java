@@ -1,0 +1,35 @@
+package dev.portico.management.vhost;
+
+import dev.portico.management.vhost.VhostDefinition.HeaderRulesDefinition;
+import dev.portico.management.vhost.VhostDefinition.UpstreamDefinition;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/** A stored vhost as the API returns it: the normalised definition plus identity and version. */
+@Schema(name = "Vhost")
+public record VhostView(
+        UUID id,
+        @Schema(description = "Increases with every change; send it back in If-Match to update safely")
+        long version,
+        String name,
+        List<String> hostnames,
+        boolean enabled,
+        boolean preserveHost,
+        List<UpstreamDefinition> upstreams,
+        String connectTimeout,
+        String readTimeout,
+        boolean securityHeaders,
+        HeaderRulesDefinition requestHeaders,
+        HeaderRulesDefinition responseHeaders,
+        Instant createdAt,
+        Instant updatedAt) {
+
+    static VhostView of(VhostEntity entity, VhostDefinition d) {
+        return new VhostView(entity.id, entity.version, d.name(), d.hostnames(), d.enabled(), d.preserveHost(),
+                d.upstreams(), d.connectTimeout(), d.readTimeout(), d.securityHeaders(), d.requestHeaders(),
+                d.responseHeaders(), entity.createdAt, entity.updatedAt);
+    }
+}

@@ -1,0 +1,188 @@
+package dev.portico.testing;
+
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonObject;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A real origin server on a loopback socket for data-plane tests. Paths:
+ * <ul>
+ *   <li>{@code /echo...} answers JSON describing the request (method, uri, headers, body length and SHA-256)</li>
+ *   <li>{@code /bytes/N} streams N bytes of {@link #pattern}; {@code ?chunked} leaves out Content-Length</li>
+ *   <li>{@code /status/N} answers status N</li>
+ *   <li>{@code /slow/MS} answers after MS milliseconds; {@code /hang} never answers</li>
+ *   <li>{@code /truncate} announces 1000 bytes, sends 10, then closes the connection</li>
+ *   <li>{@code /hop} answers with hop-by-hop headers that must not reach the client</li>
+ * </ul>
+ * Every response carries {@code X-Origin: <name>}; every request head is recorded.
+ */
+public final class OriginServer implements AutoCloseable {
+
+    /** What the origin saw of one request. */
+    public record Seen(String method, String uri, MultiMap headers, String remoteAddress) {
+    }
+
+    private final String name;
+    private final HttpServer server;
+    private final BlockingQueue<Seen> seen = new LinkedBlockingQueue<>();
+    private final AtomicInteger count = new AtomicInteger();
+
+    private OriginServer(String name, HttpServer server) {
+        this.name = name;
+        this.server = server;
+    }
+
+    public static OriginServer start(String name) {
+        return start(name, "127.0.0.1");
+    }
+
+    public static OriginServer start(String name, String host) {
+        Vertx vertx = TestVertx.get();
+        OriginServer[] self = new OriginServer[1];
+        HttpServer server = vertx.createHttpServer(new HttpServerOptions().setHost(host).setPort(0)
+                        .setHandle100ContinueAutomatically(true))
+                .requestHandler(request -> self[0].handle(request));
+        self[0] = new OriginServer(name, server);
+        TestVertx.await(server.listen());
+        return self[0];
+    }
+
+    public int port() {
+        return server.actualPort();
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + port();
+    }
+
+    public int requestCount() {
+        return count.get();
+    }
+
+    /** The next request head this origin received, waiting up to 5 s. */
+    public Seen nextSeen() throws InterruptedException {
+        Seen next = seen.poll(5, TimeUnit.SECONDS);
+        if (next == null) {
+            throw new AssertionError("origin " + name + " received no request");
+        }
+        return next;
+    }
+
+    public void clearSeen() {
+        seen.clear();
+    }
+
+    /** Byte i of every generated body; a pattern that catches reordering and truncation. */
+    public static byte pattern(long i) {
+        return (byte) ((i * 31 + (i >>> 8)) & 0xff);
+    }
+
+    private void handle(HttpServerRequest request) {
+        count.incrementAndGet();
+        MultiMap copy = MultiMap.caseInsensitiveMultiMap().addAll(request.headers());
+        seen.add(new Seen(request.method().name(), request.uri(), copy, request.remoteAddress().hostAddress()));
+        request.response().putHeader("X-Origin", name);
+        String path = request.path();
+        if (path.startsWith("/bytes/")) {
+            streamBytes(request, Long.parseLong(path.substring(7)), request.params().contains("chunked"));
+        } else if (path.startsWith("/status/")) {
+            request.response().setStatusCode(Integer.parseInt(path.substring(8))).end();
+        } else if (path.startsWith("/slow/")) {
+            long delay = Long.parseLong(path.substring(6));
+            TestVertx.get().setTimer(delay, t -> request.response().end("slow"));
+        } else if (path.equals("/hang")) {
+            request.pause();
+        } else if (path.equals("/truncate")) {
+            request.response().putHeader("Content-Length", "1000").write(Buffer.buffer("0123456789"))
+                    .onComplete(v -> TestVertx.get().setTimer(50, t -> request.connection().close()));
+        } else if (path.equals("/hop")) {
+            request.response()
+                    .putHeader("Connection", "X-Private, keep-alive")
+                    .putHeader("X-Private", "secret")
+                    .putHeader("Keep-Alive", "timeout=5")
+                    .putHeader("Proxy-Connection", "keep-alive")
+                    .putHeader("X-End-To-End", "kept")
+                    .end("hop");
+        } else {
+            echo(request);
+        }
+    }
+
+    private void echo(HttpServerRequest request) {
+        MessageDigest digest = sha256();
+        long[] length = new long[1];
+        request.handler(chunk -> {
+            length[0] += chunk.length();
+            digest.update(chunk.getBytes());
+        });
+        request.endHandler(v -> {
+            JsonObject headers = new JsonObject();
+            for (Map.Entry<String, String> h : request.headers()) {
+                String key = h.getKey().toLowerCase();
+                headers.put(key, headers.containsKey(key) ? headers.getString(key) + "\n" + h.getValue() : h.getValue());
+            }
+            JsonObject body = new JsonObject()
+                    .put("origin", name)
+                    .put("method", request.method().name())
+                    .put("uri", request.uri())
+                    .put("headers", headers)
+                    .put("bodyLength", length[0])
+                    .put("bodySha256", HexFormat.of().formatHex(digest.digest()));
+            request.response().putHeader("Content-Type", "application/json").end(body.encode());
+        });
+    }
+
+    private static void streamBytes(HttpServerRequest request, long total, boolean chunked) {
+        var response = request.response();
+        if (chunked) {
+            response.setChunked(true);
+        } else {
+            response.putHeader("Content-Length", Long.toString(total));
+        }
+        long[] sent = new long[1];
+        Runnable[] pump = new Runnable[1];
+        pump[0] = () -> {
+            while (sent[0] < total && !response.writeQueueFull()) {
+                int n = (int) Math.min(64 * 1024, total - sent[0]);
+                byte[] bytes = new byte[n];
+                for (int i = 0; i < n; i++) {
+                    bytes[i] = pattern(sent[0] + i);
+                }
+                sent[0] += n;
+                response.write(Buffer.buffer(bytes));
+            }
+            if (sent[0] >= total) {
+                response.end();
+            } else {
+                response.drainHandler(v -> pump[0].run());
+            }
+        };
+        pump[0].run();
+    }
+
+    static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        TestVertx.await(server.close());
+    }
+}

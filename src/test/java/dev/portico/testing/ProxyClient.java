@@ -1,0 +1,76 @@
+package dev.portico.testing;
+
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.json.JsonObject;
+
+import java.util.Map;
+
+/** A real HTTP/1.1 client for the data plane that can send any Host and header, from a chosen local address. */
+public final class ProxyClient implements AutoCloseable {
+
+    /** A fully read response. */
+    public record Reply(int status, MultiMap headers, Buffer body) {
+        public String header(String name) {
+            return headers.get(name);
+        }
+
+        public JsonObject json() {
+            return body.toJsonObject();
+        }
+
+        public String text() {
+            return body.toString();
+        }
+    }
+
+    private final HttpClient client;
+    private final String serverHost;
+    private final int port;
+
+    public ProxyClient(int port) {
+        this(port, "127.0.0.1", null);
+    }
+
+    /**
+     * @param serverHost address of the data plane to connect to ({@code 127.0.0.1} or {@code ::1})
+     * @param localAddress address to connect from, or null for the default
+     */
+    public ProxyClient(int port, String serverHost, String localAddress) {
+        HttpClientOptions options = new HttpClientOptions().setKeepAlive(true).setMaxPoolSize(32);
+        if (localAddress != null) {
+            options.setLocalAddress(localAddress);
+        }
+        this.client = TestVertx.get().createHttpClient(options);
+        this.serverHost = serverHost;
+        this.port = port;
+    }
+
+    public Reply get(String host, String uri) {
+        return send(HttpMethod.GET, host, uri, Map.of(), null);
+    }
+
+    public Reply send(HttpMethod method, String host, String uri, Map<String, String> headers, Buffer body) {
+        RequestOptions options = new RequestOptions().setHost(serverHost).setPort(port).setMethod(method).setURI(uri)
+                .setTimeout(30_000);
+        options.putHeader("Host", host);
+        headers.forEach(options::putHeader);
+        return TestVertx.await(client.request(options)
+                .compose(request -> body == null ? request.send() : request.send(body))
+                .compose(response -> response.body().map(b -> new Reply(response.statusCode(),
+                        MultiMap.caseInsensitiveMultiMap().addAll(response.headers()), b))));
+    }
+
+    public HttpClient raw() {
+        return client;
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+}
