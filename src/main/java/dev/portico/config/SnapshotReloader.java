@@ -31,6 +31,7 @@ public class SnapshotReloader {
     private volatile Instant lastErrorAt;
     private volatile boolean databaseReachable = true;
     private volatile String databaseError;
+    private volatile boolean stopping;
 
     public SnapshotReloader(VhostSource source, SnapshotCompiler compiler, SnapshotHolder holder) {
         this.source = source;
@@ -43,6 +44,10 @@ public class SnapshotReloader {
             LOG.errorf("The first routing snapshot could not be built: %s. The data plane will not be ready until a "
                     + "reload succeeds.", lastError);
         }
+    }
+
+    void stop(@Observes io.quarkus.runtime.ShutdownEvent event) {
+        stopping = true;
     }
 
     /** Reloads unless the published snapshot is already at {@code version} or newer. */
@@ -88,6 +93,9 @@ public class SnapshotReloader {
     @Scheduled(every = "${portico.reload.poll-interval}", delayed = "${portico.reload.poll-interval}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void poll() {
+        if (stopping) {
+            return;
+        }
         try {
             long version = source.currentVersion();
             databaseReachable = true;

@@ -46,6 +46,8 @@ final class DataPlaneVerticle extends AbstractVerticle {
                 .setMaxInitialLineLength(config.maxRequestLine())
                 .setMaxHeaderSize(config.maxHeaderSize())
                 .setHandle100ContinueAutomatically(false)
+                // HTTP/1.1 only for now: an "Upgrade: h2c" is a hop-by-hop header to drop, not a switch.
+                .setHttp2ClearTextEnabled(false)
                 .setCompressionSupported(false)
                 .setDecompressionSupported(false)
                 .setTcpNoDelay(true)

@@ -16,6 +16,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A real origin server on a loopback socket for data-plane tests. Paths:
@@ -26,6 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code /slow/MS} answers after MS milliseconds; {@code /hang} never answers</li>
  *   <li>{@code /truncate} announces 1000 bytes, sends 10, then closes the connection</li>
  *   <li>{@code /hop} answers with hop-by-hop headers that must not reach the client</li>
+ *   <li>{@code /sink?pauseMs=N} does not read the request body for N ms, then answers like {@code /echo}</li>
  * </ul>
  * Every response carries {@code X-Origin: <name>}; every request head is recorded.
  */
@@ -39,6 +41,8 @@ public final class OriginServer implements AutoCloseable {
     private final HttpServer server;
     private final BlockingQueue<Seen> seen = new LinkedBlockingQueue<>();
     private final AtomicInteger count = new AtomicInteger();
+    private final AtomicLong bytesSent = new AtomicLong();
+    private final AtomicLong bytesReceived = new AtomicLong();
 
     private OriginServer(String name, HttpServer server) {
         this.name = name;
@@ -72,6 +76,16 @@ public final class OriginServer implements AutoCloseable {
         return count.get();
     }
 
+    /** Body bytes handed to the network by {@code /bytes} responses so far. */
+    public long bytesSent() {
+        return bytesSent.get();
+    }
+
+    /** Request body bytes read so far by {@code /echo} and {@code /sink}. */
+    public long bytesReceived() {
+        return bytesReceived.get();
+    }
+
     /** The next request head this origin received, waiting up to 5 s. */
     public Seen nextSeen() throws InterruptedException {
         Seen next = seen.poll(5, TimeUnit.SECONDS);
@@ -97,7 +111,7 @@ public final class OriginServer implements AutoCloseable {
         request.response().putHeader("X-Origin", name);
         String path = request.path();
         if (path.startsWith("/bytes/")) {
-            streamBytes(request, Long.parseLong(path.substring(7)), request.params().contains("chunked"));
+            streamBytes(request, Long.parseLong(path.substring(7)), request.params().contains("chunked"), bytesSent);
         } else if (path.startsWith("/status/")) {
             request.response().setStatusCode(Integer.parseInt(path.substring(8))).end();
         } else if (path.startsWith("/slow/")) {
@@ -116,6 +130,11 @@ public final class OriginServer implements AutoCloseable {
                     .putHeader("Proxy-Connection", "keep-alive")
                     .putHeader("X-End-To-End", "kept")
                     .end("hop");
+        } else if (path.equals("/sink")) {
+            request.pause();
+            long pause = Long.parseLong(request.params().get("pauseMs"));
+            echo(request);
+            TestVertx.get().setTimer(pause, t -> request.resume());
         } else {
             echo(request);
         }
@@ -126,6 +145,7 @@ public final class OriginServer implements AutoCloseable {
         long[] length = new long[1];
         request.handler(chunk -> {
             length[0] += chunk.length();
+            bytesReceived.addAndGet(chunk.length());
             digest.update(chunk.getBytes());
         });
         request.endHandler(v -> {
@@ -145,7 +165,8 @@ public final class OriginServer implements AutoCloseable {
         });
     }
 
-    private static void streamBytes(HttpServerRequest request, long total, boolean chunked) {
+    private static void streamBytes(HttpServerRequest request, long total, boolean chunked,
+                                    AtomicLong counter) {
         var response = request.response();
         if (chunked) {
             response.setChunked(true);
@@ -162,6 +183,7 @@ public final class OriginServer implements AutoCloseable {
                     bytes[i] = pattern(sent[0] + i);
                 }
                 sent[0] += n;
+                counter.addAndGet(n);
                 response.write(Buffer.buffer(bytes));
             }
             if (sent[0] >= total) {

@@ -101,6 +101,7 @@ final class UpstreamCall {
         MultiMap out = request.headers();
         HopByHopHeaders.of(inHeaders).copyEndToEnd(inHeaders, out, "Host", "Expect");
         out.set(HttpHeaders.HOST, stage.hostFor(exchange, target));
+        out.set(Exchange.REQUEST_ID_HEADER, exchange.requestId());
         out.add(VIA, (in.version() == HttpVersion.HTTP_1_0 ? "1.0 " : "1.1 ") + stage.viaPseudonym());
         request.response().onComplete(this::responded);
         if (RequestTarget.hasBody(in)) {

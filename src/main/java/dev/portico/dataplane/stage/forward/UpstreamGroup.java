@@ -48,7 +48,8 @@ public final class UpstreamGroup {
         for (int i = 0; i < schedule.length; i++) {
             int position = (cursor + i) % schedule.length;
             UpstreamTarget target = targets[schedule[position]];
-            if ((tried & (1L << target.index())) == 0 && target.health().available(nowNanos)) {
+            // As in nginx, a lone upstream is never taken out: there is nothing to fail over to.
+            if ((tried & (1L << target.index())) == 0 && (targets.length == 1 || target.health().available(nowNanos))) {
                 loop.cursor(slot, position + 1);
                 return target;
             }

@@ -1,0 +1,391 @@
+#!/usr/bin/env bash
+# Starter benchmark: Portico and nginx, each as a reverse proxy in front of the same nginx origin.
+#
+#   bash loadtests/run.sh             # 3 measured runs of 8 s per scenario and target, after a warm-up
+#   QUICK=1 bash loadtests/run.sh     # smoke: 1 run of 2 s each, 1 s warm-up
+#
+# Layout (2 CPUs needed): the proxy under test on CPU 0 (Portico with one event loop, or one nginx worker); the
+# origin and wrk on CPU 1. Traffic stays on 127.0.0.1. Method and caveats: loadtests/README.md.
+#
+# Environment (all optional):
+#   QUICK=1                      smoke mode
+#   RUNS, DURATION_SECS, WARMUP_SECS, CONNECTIONS   override the run shape (defaults 3, 8, 10, 50)
+#   PROXY_CPU=0, LOAD_CPU=1      the two CPUs
+#   PORTICO_APP_DIR              a packaged fast-jar (default: target/quarkus-app; built when missing)
+#   PORTICO_JAVA_OPTS            JVM flags (default: -XX:+UseG1GC -Xms512m -Xmx512m)
+#   QUARKUS_DATASOURCE_JDBC_URL (+ _USERNAME, _PASSWORD)   use this PostgreSQL instead of an embedded one
+#   PORTICO_PORT, PORTICO_API_PORT, PORTICO_MGMT_PORT      Portico's ports (default 8080, 8081, 9000)
+#   KEEP_WORK=1                  keep the temporary directory (logs, access log) even after a successful run
+set -euo pipefail
+export LC_ALL=C       # "." as the decimal separator in printf and awk
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+
+if [[ ${QUICK:-0} == 1 ]]; then
+    RUNS=${RUNS:-1} DURATION_SECS=${DURATION_SECS:-2} WARMUP_SECS=${WARMUP_SECS:-1}
+else
+    RUNS=${RUNS:-3} DURATION_SECS=${DURATION_SECS:-8} WARMUP_SECS=${WARMUP_SECS:-10}
+fi
+CONNECTIONS=${CONNECTIONS:-50}
+PROXY_CPU=${PROXY_CPU:-0}
+LOAD_CPU=${LOAD_CPU:-1}
+PORTICO_APP_DIR=${PORTICO_APP_DIR:-$ROOT/target/quarkus-app}
+PORTICO_JAVA_OPTS=${PORTICO_JAVA_OPTS:--XX:+UseG1GC -Xms512m -Xmx512m}
+PORTICO_PORT=${PORTICO_PORT:-8080}
+PORTICO_API_PORT=${PORTICO_API_PORT:-8081}
+PORTICO_MGMT_PORT=${PORTICO_MGMT_PORT:-9000}
+ORIGIN_PORT=18081        # fixed in nginx-origin.conf
+NGINX_PORT=18080         # fixed in nginx-proxy.conf
+BENCH_HOST=bench.local
+CLK_TCK=$(getconf CLK_TCK)
+
+# name:path:expected size in bytes
+SCENARIOS=("1KiB:/1k.bin:1024" "100KiB:/100k.bin:102400")
+TARGETS=(portico nginx)
+
+WORK=""
+ORIGIN_PID="" NGINX_PID="" PORTICO_PID=""
+POLICY_RC_CREATED=0
+VHOST_URL_TO_DELETE=""
+ADMIN_TOKEN="bench-$RANDOM$RANDOM$RANDOM"
+
+log() { printf '[run.sh] %s\n' "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+# ----------------------------------------------------------------------------------------------------- cleanup
+stop_pid() {    # stop_pid PID SIGNAL SECONDS: signal one process we started, wait, then SIGKILL
+    local pid=$1 signal=$2 secs=$3 i
+    [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null || return 0
+    kill -s "$signal" "$pid" 2>/dev/null || true
+    for ((i = 0; i < secs * 10; i++)); do
+        kill -0 "$pid" 2>/dev/null || return 0
+        sleep 0.1
+    done
+    log "process $pid did not stop after SIG$signal within ${secs}s; killing it"
+    kill -s KILL "$pid" 2>/dev/null || true
+}
+
+cleanup() {
+    local status=$?
+    trap - EXIT INT TERM
+    set +e
+    if [[ -n $VHOST_URL_TO_DELETE && -n $PORTICO_PID ]] && kill -0 "$PORTICO_PID" 2>/dev/null; then
+        curl -sS -m 5 -o /dev/null -X DELETE -H "Authorization: Bearer $ADMIN_TOKEN" "$VHOST_URL_TO_DELETE"
+    fi
+    # Portico drains and stops its embedded PostgreSQL itself on SIGTERM.
+    stop_pid "$PORTICO_PID" TERM 45
+    # If the JVM had to be killed, its embedded PostgreSQL is left behind: stop it by the PID it wrote, after
+    # checking that this PID really is a postgres serving our data directory.
+    if [[ -n $WORK && -f $WORK/pgdata/postmaster.pid ]]; then
+        local pg_pid
+        pg_pid=$(head -n 1 "$WORK/pgdata/postmaster.pid")
+        if [[ $pg_pid =~ ^[0-9]+$ ]] && tr '\0' ' ' <"/proc/$pg_pid/cmdline" 2>/dev/null | grep -q "$WORK/pgdata"; then
+            stop_pid "$pg_pid" INT 10
+        fi
+    fi
+    stop_pid "$NGINX_PID" TERM 10
+    stop_pid "$ORIGIN_PID" TERM 10
+    if ((POLICY_RC_CREATED)); then
+        rm -f /usr/sbin/policy-rc.d
+    fi
+    if [[ -n $WORK && -d $WORK ]]; then
+        if [[ $status -ne 0 || ${KEEP_WORK:-0} == 1 ]]; then
+            log "logs kept in $WORK (portico.log, logs/)"
+        else
+            rm -rf "$WORK"
+        fi
+    fi
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# ----------------------------------------------------------------------------------------------------- checks
+port_in_use() { ss -Htln "sport = :$1" 2>/dev/null | grep -q .; }
+
+check_machine() {
+    local cpus
+    cpus=$(taskset -cp $$ | sed 's/.*: //')
+    if ! taskset -c "$PROXY_CPU" true 2>/dev/null || ! taskset -c "$LOAD_CPU" true 2>/dev/null; then
+        die "CPUs $PROXY_CPU and $LOAD_CPU are needed (this process may use: $cpus); set PROXY_CPU/LOAD_CPU"
+    fi
+    [[ $PROXY_CPU != "$LOAD_CPU" ]] || die "PROXY_CPU and LOAD_CPU must differ"
+    local port
+    for port in "$ORIGIN_PORT" "$NGINX_PORT" "$PORTICO_PORT" "$PORTICO_API_PORT" "$PORTICO_MGMT_PORT"; do
+        ! port_in_use "$port" || die "port $port is already in use (another Portico or nginx running?)"
+    done
+    command -v java >/dev/null || die "java (17+) is needed to run Portico"
+    command -v curl >/dev/null || die "curl is needed"
+}
+
+install_packages() {
+    local need=()
+    command -v nginx >/dev/null || need+=(nginx)
+    command -v wrk >/dev/null || need+=(wrk)
+    ((${#need[@]} == 0)) && return 0
+    [[ $(id -u) == 0 ]] || die "missing ${need[*]}: run 'sudo apt-get install -y nginx wrk' first"
+    command -v apt-get >/dev/null || die "missing ${need[*]} and no apt-get to install them"
+    # The Debian nginx package starts a system-wide nginx on port 80 after installing; policy-rc.d (the standard
+    # Debian switch) forbids that for the duration of the install.
+    if [[ ! -e /usr/sbin/policy-rc.d ]]; then
+        printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+        chmod 755 /usr/sbin/policy-rc.d
+        POLICY_RC_CREATED=1
+    fi
+    log "installing ${need[*]} from Debian packages"
+    export DEBIAN_FRONTEND=noninteractive
+    timeout 300 apt-get update -qq
+    local pkg
+    for pkg in "${need[@]}"; do
+        if [[ $pkg == nginx ]]; then
+            timeout 300 apt-get install -y -qq nginx-light >/dev/null \
+                || timeout 300 apt-get install -y -qq nginx >/dev/null
+        else
+            timeout 300 apt-get install -y -qq "$pkg" >/dev/null
+        fi
+    done
+    if ((POLICY_RC_CREATED)); then
+        rm -f /usr/sbin/policy-rc.d
+        POLICY_RC_CREATED=0
+    fi
+}
+
+# ----------------------------------------------------------------------------------------------------- fixtures
+# Deterministic content: a 64-character alphabet repeated up to the size (no randomness, same bytes every run).
+make_file() {
+    awk -v n="$2" 'BEGIN {
+        s = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"
+        while (n > 0) { k = n < 64 ? n : 64; printf "%s", substr(s, 1, k); n -= k }
+    }' >"$1"
+}
+
+prepare_work() {
+    WORK=$(mktemp -d /tmp/portico-bench.XXXXXX)
+    # nginx started as root runs its workers as "nobody": they must be able to read www/.
+    chmod 755 "$WORK"
+    mkdir -p "$WORK/www" "$WORK/logs" "$WORK/tmp"
+    make_file "$WORK/www/1k.bin" 1024
+    make_file "$WORK/www/100k.bin" 102400
+    chmod 644 "$WORK"/www/*
+}
+
+wait_http() {   # wait_http URL SECONDS [PID]: until URL answers 2xx; fail early if PID died
+    local url=$1 secs=$2 pid=${3:-} i
+    for ((i = 0; i < secs * 5; i++)); do
+        curl -fsS -m 1 -o /dev/null "$url" 2>/dev/null && return 0
+        if [[ -n $pid ]] && ! kill -0 "$pid" 2>/dev/null; then
+            return 1
+        fi
+        sleep 0.2
+    done
+    return 1
+}
+
+start_nginx() {     # start_nginx NAME CPU PORT: sets the global PID variable for NAME
+    local name=$1 cpu=$2 port=$3 conf=$HERE/nginx-$1.conf
+    nginx -t -q -p "$WORK/" -c "$conf" -e "$WORK/logs/$name-error.log" \
+        || die "nginx rejected $conf (see $WORK/logs/$name-error.log)"
+    taskset -c "$cpu" nginx -p "$WORK/" -c "$conf" -e "$WORK/logs/$name-error.log" \
+        >"$WORK/logs/$name.out" 2>&1 &
+    local pid=$!
+    if [[ $name == origin ]]; then ORIGIN_PID=$pid; else NGINX_PID=$pid; fi
+    wait_http "http://127.0.0.1:$port/1k.bin" 10 "$pid" || die "nginx $name did not come up on port $port"
+    log "nginx $name listening on 127.0.0.1:$port (pid $pid, CPU $cpu)"
+}
+
+build_portico() {
+    [[ -f $PORTICO_APP_DIR/quarkus-run.jar ]] && return 0
+    [[ $PORTICO_APP_DIR == "$ROOT/target/quarkus-app" ]] || die "no quarkus-run.jar in $PORTICO_APP_DIR"
+    log "building Portico (./mvnw -B -q package -DskipTests)"
+    (cd "$ROOT" && timeout 900 ./mvnw -B -q package -DskipTests) || die "the build failed"
+}
+
+start_portico() {
+    local db_note
+    if [[ -n ${QUARKUS_DATASOURCE_JDBC_URL:-} ]]; then
+        db_note="PostgreSQL from QUARKUS_DATASOURCE_JDBC_URL"
+    else
+        db_note="embedded PostgreSQL in $WORK/pgdata"
+    fi
+    log "starting Portico on CPU $PROXY_CPU ($db_note)"
+    # Started from $WORK so that no .env or config/ of the repository is picked up. Bound to 127.0.0.1 only: the
+    # management API runs with a throw-away token. One event loop, like nginx's one worker.
+    (
+        cd "$WORK"
+        export PORTICO_ADMIN_TOKEN=$ADMIN_TOKEN
+        export PORTICO_LOCAL_DB_DIR=$WORK/pgdata
+        export PORTICO_DATAPLANE_EVENT_LOOPS=1
+        export PORTICO_DATAPLANE_HOST=127.0.0.1 PORTICO_DATAPLANE_PORT=$PORTICO_PORT
+        export QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT=$PORTICO_API_PORT
+        export QUARKUS_MANAGEMENT_HOST=127.0.0.1 QUARKUS_MANAGEMENT_PORT=$PORTICO_MGMT_PORT
+        # shellcheck disable=SC2086  # PORTICO_JAVA_OPTS is a list of flags
+        exec taskset -c "$PROXY_CPU" java $PORTICO_JAVA_OPTS -jar "$PORTICO_APP_DIR/quarkus-run.jar"
+    ) >"$WORK/portico.log" 2>&1 &
+    PORTICO_PID=$!
+    if ! wait_http "http://127.0.0.1:$PORTICO_MGMT_PORT/q/health/ready" 120 "$PORTICO_PID"; then
+        tail -n 40 "$WORK/portico.log" >&2 || true
+        die "Portico did not become ready (log: $WORK/portico.log)"
+    fi
+    log "Portico ready (pid $PORTICO_PID)"
+}
+
+create_vhost() {
+    local api=http://127.0.0.1:$PORTICO_API_PORT/api/v1/vhosts code
+    code=$(curl -sS -m 10 -o "$WORK/vhost.json" -w '%{http_code}' -X POST "$api" \
+        -H "Authorization: Bearer $ADMIN_TOKEN" -H 'Content-Type: application/json' \
+        -d "{\"name\":\"bench\",\"hostnames\":[\"$BENCH_HOST\"],\"upstreams\":[{\"url\":\"http://127.0.0.1:$ORIGIN_PORT\"}]}")
+    case $code in
+        201)
+            log "vhost bench -> http://127.0.0.1:$ORIGIN_PORT created"
+            if [[ -n ${QUARKUS_DATASOURCE_JDBC_URL:-} ]]; then   # an external database: do not leave it behind
+                local id
+                id=$(grep -o '"id":"[^"]*"' "$WORK/vhost.json" | head -n 1 | cut -d '"' -f 4)
+                [[ -n $id ]] && VHOST_URL_TO_DELETE=$api/$id
+            fi
+            ;;
+        409) log "vhost bench already exists in this database; using it as it is" ;;
+        *) cat "$WORK/vhost.json" >&2; die "creating the vhost answered HTTP $code" ;;
+    esac
+}
+
+# Each target must return the right file before anything is measured.
+check_targets() {
+    local scenario name path size target port got
+    for scenario in "${SCENARIOS[@]}"; do
+        IFS=: read -r name path size <<<"$scenario"
+        for target in "${TARGETS[@]}"; do
+            port=$(target_port "$target")
+            got=$(curl -sS -m 5 -o /dev/null -w '%{http_code} %{size_download}' \
+                -H "Host: $BENCH_HOST" "http://127.0.0.1:$port$path")
+            [[ $got == "200 $size" ]] || die "$target $path answered '$got', expected '200 $size'"
+        done
+    done
+    log "both targets serve both files; response headers through Portico:"
+    curl -sS -m 5 -o /dev/null -D - -H "Host: $BENCH_HOST" "http://127.0.0.1:$PORTICO_PORT/1k.bin" \
+        | tr -d '\r' | sed -e '/^$/d' -e 's/^/    /' >&2
+}
+
+# ----------------------------------------------------------------------------------------------------- measuring
+target_port() { if [[ $1 == portico ]]; then echo "$PORTICO_PORT"; else echo "$NGINX_PORT"; fi; }
+
+# utime + stime of one process (all its threads), in clock ticks: fields 14 and 15 of /proc/PID/stat, counted
+# after the parenthesised command name, which may itself contain spaces.
+proc_ticks() {
+    local stat rest
+    stat=$(<"/proc/$1/stat") || return 1
+    rest=${stat##*) }
+    local -a f
+    read -r -a f <<<"$rest"
+    echo $((f[11] + f[12]))
+}
+
+# CPU ticks of a target: the JVM for Portico (not its embedded PostgreSQL child); master + workers for nginx.
+target_ticks() {
+    local total pid
+    if [[ $1 == portico ]]; then
+        proc_ticks "$PORTICO_PID"
+        return
+    fi
+    total=$(proc_ticks "$NGINX_PID")
+    for pid in $(pgrep -P "$NGINX_PID" || true); do
+        total=$((total + $(proc_ticks "$pid" || echo 0)))
+    done
+    echo "$total"
+}
+
+run_wrk() {     # run_wrk TARGET PATH SECONDS OUTFILE
+    local port
+    port=$(target_port "$1")
+    # Bounded twice: wrk's own -d, and timeout(1) in case wrk hangs.
+    BENCH_HOST=$BENCH_HOST timeout -k 5 $(($3 + 30)) \
+        taskset -c "$LOAD_CPU" wrk -t1 -c"$CONNECTIONS" -d"$3"s --timeout 5s -s "$HERE/report.lua" \
+        "http://127.0.0.1:$port$2" >"$4" 2>&1 || log "wrk exited with status $? ($1 $2)"
+}
+
+result_field() {     # result_field NAME LINE: the number after " NAME=" in a RESULT line
+    [[ $2 =~ \ $1=([0-9]+) ]] || die "no $1 in: $2"
+    echo "${BASH_REMATCH[1]}"
+}
+
+RESULTS=""   # lines: scenario target run requests duration_us p99_us errors cpu_ticks
+
+measure() {     # measure SCENARIO TARGET PATH RUN
+    local before after out=$WORK/wrk-$1-$2-$4.txt line
+    before=$(target_ticks "$2")
+    run_wrk "$2" "$3" "$DURATION_SECS" "$out"
+    after=$(target_ticks "$2")
+    line=$(grep '^RESULT ' "$out" | tail -n 1) || { cat "$out" >&2; die "no RESULT line from wrk ($2 $3)"; }
+    # RESULT requests=N duration_us=N p50_us=N p99_us=N max_us=N non2xx=N socket_errors=N bytes=N
+    local requests duration p99 non2xx sockerr
+    requests=$(result_field requests "$line")
+    duration=$(result_field duration_us "$line")
+    p99=$(result_field p99_us "$line")
+    non2xx=$(result_field non2xx "$line")
+    sockerr=$(result_field socket_errors "$line")
+    RESULTS+="$1 $2 $4 $requests $duration $p99 $((non2xx + sockerr)) $((after - before))"$'\n'
+    log "$(printf '%-7s %-8s run %d: %8.0f req/s  p99 %6.2f ms  errors %d  cpu %d ticks' "$1" "$2" "$4" \
+        "$(awk -v r="$requests" -v d="$duration" 'BEGIN { print r / (d / 1e6) }')" \
+        "$(awk -v p="$p99" 'BEGIN { print p / 1000 }')" $((non2xx + sockerr)) $((after - before)))"
+}
+
+report() {
+    printf '\n%s\n' "Results (median of $RUNS run(s) of ${DURATION_SECS}s, wrk -t1 -c$CONNECTIONS; errors summed over the runs)"
+    awk -v tck="$CLK_TCK" '
+        function median(list,    n, a, i, j, t) {
+            n = split(list, a, " ")
+            for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+            return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+        }
+        NF == 8 {
+            k = $1 SUBSEP $2
+            if (!(k in seen)) { seen[k] = 1; order[++count] = k }
+            rps[k] = rps[k] " " $4 / ($5 / 1e6)
+            p99[k] = p99[k] " " $6 / 1000
+            err[k] += $7
+            cpu[k] = cpu[k] " " ($4 > 0 ? ($8 * 1000 / tck) / $4 * 1000 : 0)
+        }
+        END {
+            printf "%-8s %-8s %12s %10s %8s %14s %16s\n", "scenario", "target", "req/s", "p99 ms", "errors", "CPU ms/1k req", "CPU vs nginx"
+            for (i = 1; i <= count; i++) {
+                k = order[i]; split(k, parts, SUBSEP)
+                c = median(cpu[k]); n = cpu[parts[1] SUBSEP "nginx"]
+                ratio = (n != "" && median(n) > 0) ? sprintf("%.2fx", c / median(n)) : "-"
+                printf "%-8s %-8s %12.0f %10.2f %8d %14.1f %16s\n", parts[1], parts[2], median(rps[k]), median(p99[k]), err[k], c, ratio
+            }
+        }' <<<"$RESULTS"
+    printf '%s\n' "CPU = utime+stime of the proxy process(es) on CPU $PROXY_CPU from /proc/PID/stat (${CLK_TCK} ticks/s)."
+}
+
+# ----------------------------------------------------------------------------------------------------- main
+main() {
+    check_machine
+    install_packages
+    build_portico
+    prepare_work
+    log "work directory $WORK"
+    start_nginx origin "$LOAD_CPU" "$ORIGIN_PORT"
+    start_nginx proxy "$PROXY_CPU" "$NGINX_PORT"
+    start_portico
+    create_vhost
+    check_targets
+
+    local scenario name path size target run
+    for scenario in "${SCENARIOS[@]}"; do
+        IFS=: read -r name path size <<<"$scenario"
+        for target in "${TARGETS[@]}"; do
+            log "warm-up: $target $path for ${WARMUP_SECS}s"
+            run_wrk "$target" "$path" "$WARMUP_SECS" "$WORK/wrk-$name-$target-warmup.txt"
+        done
+        # Interleave the targets run by run, so slow drift on the machine affects both alike.
+        for ((run = 1; run <= RUNS; run++)); do
+            for target in "${TARGETS[@]}"; do
+                measure "$name" "$target" "$path" "$run"
+            done
+        done
+    done
+    report
+}
+
+main "$@"

@@ -1,0 +1,206 @@
+package dev.portico.dataplane;
+
+import dev.portico.testing.OriginServer;
+import dev.portico.testing.PostgresResource;
+import dev.portico.testing.ProxyClient;
+import dev.portico.testing.TestVertx;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Bodies stream through in both directions with back-pressure: 100 MiB each way arrive intact, and while the
+ * receiving side does not read, the sending side is held back instead of Portico buffering the body.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = PostgresResource.class, restrictToAnnotatedClass = false)
+class StreamingTest extends DataPlaneTestSupport {
+
+    private static final long HUNDRED_MIB = 100L * 1024 * 1024;
+    /** Far below 100 MiB, far above what two loopback hops can hold in socket buffers and write queues. */
+    private static final long IN_FLIGHT_BOUND = 32L * 1024 * 1024;
+
+    private RequestOptions options(HttpMethod method, String uri) {
+        return new RequestOptions().setHost("127.0.0.1").setPort(dataPlane.port()).setMethod(method).setURI(uri)
+                .putHeader("Host", "stream.test").setIdleTimeout(60_000);
+    }
+
+    /** Reads a response body checking every byte against {@link OriginServer#pattern}; returns the count. */
+    private static Future<Long> verifyPattern(HttpClientResponse response) {
+        Promise<Long> done = Promise.promise();
+        long[] position = new long[1];
+        boolean[] mismatch = new boolean[1];
+        response.handler(chunk -> {
+            for (int i = 0; i < chunk.length(); i++) {
+                if (chunk.getByte(i) != OriginServer.pattern(position[0] + i)) {
+                    mismatch[0] = true;
+                }
+            }
+            position[0] += chunk.length();
+        });
+        response.exceptionHandler(done::tryFail);
+        response.endHandler(v -> {
+            if (mismatch[0]) {
+                done.tryFail("body bytes differ from the origin's");
+            } else {
+                done.tryComplete(position[0]);
+            }
+        });
+        return done.future();
+    }
+
+    @Test
+    void downloadsAHundredMebibytes() {
+        vhost("stream", "stream.test", origin("a"));
+        ProxyClient client = client();
+        for (String uri : new String[]{"/bytes/" + HUNDRED_MIB, "/bytes/" + HUNDRED_MIB + "?chunked"}) {
+            long received = TestVertx.await(client.raw().request(options(HttpMethod.GET, uri))
+                    .compose(HttpClientRequest::send)
+                    .compose(StreamingTest::verifyPattern));
+            assertEquals(HUNDRED_MIB, received, uri);
+        }
+    }
+
+    @Test
+    void aClientThatStopsReadingHoldsBackTheUpstream() throws Exception {
+        OriginServer origin = origin("a");
+        vhost("stream", "stream.test", origin);
+        ProxyClient client = client();
+        HttpClientResponse response = TestVertx.await(client.raw().request(options(HttpMethod.GET,
+                "/bytes/" + HUNDRED_MIB)).compose(HttpClientRequest::send));
+        response.pause();
+        Thread.sleep(1500);
+        long sentWhilePaused = origin.bytesSent();
+        assertTrue(sentWhilePaused < IN_FLIGHT_BOUND,
+                "origin sent " + sentWhilePaused + " bytes while the client was not reading");
+        Future<Long> received = verifyPattern(response);
+        response.resume();
+        assertEquals(HUNDRED_MIB, TestVertx.await(received));
+    }
+
+    @Test
+    void uploadsAHundredMebibytesWithContentLengthAndChunked() throws Exception {
+        OriginServer origin = origin("a");
+        vhost("stream", "stream.test", origin);
+        ProxyClient client = client();
+        for (boolean chunked : new boolean[]{false, true}) {
+            Upload upload = upload(client, "/echo", chunked);
+            JsonObject echo = TestVertx.await(upload.response).toJsonObject();
+            assertEquals(HUNDRED_MIB, echo.getLong("bodyLength"), "chunked=" + chunked);
+            assertEquals(upload.sha256(), echo.getString("bodySha256"));
+            assertEquals(chunked ? "chunked" : Long.toString(HUNDRED_MIB),
+                    chunked ? echo.getJsonObject("headers").getString("transfer-encoding")
+                            : echo.getJsonObject("headers").getString("content-length"));
+        }
+    }
+
+    @Test
+    void anUpstreamThatStopsReadingHoldsBackTheClient() throws Exception {
+        OriginServer origin = origin("a");
+        vhost("stream", "stream.test", origin);
+        Upload upload = upload(client(), "/sink?pauseMs=2500", false);
+        Thread.sleep(1500);
+        long writtenWhilePaused = upload.written.get();
+        assertTrue(writtenWhilePaused < IN_FLIGHT_BOUND,
+                "client could write " + writtenWhilePaused + " bytes while the origin was not reading");
+        JsonObject echo = TestVertx.await(upload.response).toJsonObject();
+        assertEquals(HUNDRED_MIB, echo.getLong("bodyLength"));
+        assertEquals(upload.sha256(), echo.getString("bodySha256"));
+    }
+
+    @Test
+    void answersExpectContinueOnceTheUpstreamIsConnected() throws Exception {
+        vhost("stream", "stream.test", origin("a"));
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), dataPlane.port())) {
+            socket.setSoTimeout(5000);
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            out.write(("POST /echo HTTP/1.1\r\nHost: stream.test\r\nContent-Length: 5\r\nExpect: 100-continue\r\n"
+                    + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String interim = readUntil(in, "\r\n\r\n");
+            assertTrue(interim.startsWith("HTTP/1.1 100 Continue"), interim);
+            out.write("hello".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String rest = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertTrue(rest.startsWith("HTTP/1.1 200"), rest);
+            assertTrue(rest.contains("\"bodyLength\":5"), rest);
+            assertTrue(!rest.toLowerCase().contains("\"expect\""), "Expect must not be forwarded: " + rest);
+        }
+    }
+
+    private static String readUntil(InputStream in, String end) throws Exception {
+        ByteArrayOutputStream seen = new ByteArrayOutputStream();
+        while (!seen.toString(StandardCharsets.ISO_8859_1).endsWith(end)) {
+            int b = in.read();
+            if (b < 0) {
+                break;
+            }
+            seen.write(b);
+        }
+        return seen.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** An upload of 100 MiB of {@link OriginServer#pattern} that respects the connection's back-pressure. */
+    private record Upload(AtomicLong written, MessageDigest digest, Future<Buffer> response) {
+        String sha256() {
+            return HexFormat.of().formatHex(digest.digest());
+        }
+    }
+
+    private Upload upload(ProxyClient client, String uri, boolean chunked) throws Exception {
+        AtomicLong written = new AtomicLong();
+        MessageDigest digest = MessageDigest.getInstance("SHA-256");
+        Future<Buffer> response = client.raw().request(options(HttpMethod.POST, uri)).compose(request -> {
+            if (chunked) {
+                request.setChunked(true);
+            } else {
+                request.putHeader("Content-Length", Long.toString(HUNDRED_MIB));
+            }
+            Future<Buffer> body = request.response().compose(HttpClientResponse::body);
+            Runnable[] pump = new Runnable[1];
+            pump[0] = () -> {
+                while (written.get() < HUNDRED_MIB && !request.writeQueueFull()) {
+                    int n = (int) Math.min(64 * 1024, HUNDRED_MIB - written.get());
+                    byte[] bytes = new byte[n];
+                    long start = written.get();
+                    for (int i = 0; i < n; i++) {
+                        bytes[i] = OriginServer.pattern(start + i);
+                    }
+                    digest.update(bytes);
+                    written.addAndGet(n);
+                    request.write(Buffer.buffer(bytes));
+                }
+                if (written.get() >= HUNDRED_MIB) {
+                    request.end();
+                } else {
+                    request.drainHandler(v -> pump[0].run());
+                }
+            };
+            pump[0].run();
+            return body;
+        });
+        return new Upload(written, digest, response);
+    }
+}
