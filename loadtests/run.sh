@@ -235,7 +235,8 @@ create_vhost() {
     local api=http://127.0.0.1:$PORTICO_API_PORT/api/v1/vhosts code
     code=$(curl -sS -m 10 -o "$WORK/vhost.json" -w '%{http_code}' -X POST "$api" \
         -H "Authorization: Bearer $ADMIN_TOKEN" -H 'Content-Type: application/json' \
-        -d "{\"name\":\"bench\",\"hostnames\":[\"$BENCH_HOST\"],\"upstreams\":[{\"url\":\"http://127.0.0.1:$ORIGIN_PORT\"}]}")
+        -d "{\"name\":\"bench\",\"hostnames\":[\"$BENCH_HOST\"],
+             \"upstreams\":[{\"url\":\"http://127.0.0.1:$ORIGIN_PORT\"}]}")
     case $code in
         201)
             log "vhost bench -> http://127.0.0.1:$ORIGIN_PORT created"
@@ -311,10 +312,20 @@ result_field() {     # result_field NAME LINE: the number after " NAME=" in a RE
 
 RESULTS=""   # lines: scenario target run requests duration_us p99_us errors cpu_ticks
 
+require_alive() {   # require_alive TARGET: stop with a clear message when a proxy under test has died
+    local pid=$NGINX_PID
+    [[ $1 == portico ]] && pid=$PORTICO_PID
+    kill -0 "$pid" 2>/dev/null && return 0
+    [[ $1 == portico ]] && tail -n 20 "$WORK/portico.log" >&2
+    die "$1 (pid $pid) is no longer running; logs in $WORK"
+}
+
 measure() {     # measure SCENARIO TARGET PATH RUN
     local before after out=$WORK/wrk-$1-$2-$4.txt line
+    require_alive "$2"
     before=$(target_ticks "$2")
     run_wrk "$2" "$3" "$DURATION_SECS" "$out"
+    require_alive "$2"
     after=$(target_ticks "$2")
     line=$(grep '^RESULT ' "$out" | tail -n 1) || { cat "$out" >&2; die "no RESULT line from wrk ($2 $3)"; }
     # RESULT requests=N duration_us=N p50_us=N p99_us=N max_us=N non2xx=N socket_errors=N bytes=N
@@ -331,31 +342,39 @@ measure() {     # measure SCENARIO TARGET PATH RUN
 }
 
 report() {
-    printf '\n%s\n' "Results (median of $RUNS run(s) of ${DURATION_SECS}s, wrk -t1 -c$CONNECTIONS; errors summed over the runs)"
+    printf '\nResults: median of %d run(s) of %ds, wrk -t1 -c%d; errors summed over the runs\n' \
+        "$RUNS" "$DURATION_SECS" "$CONNECTIONS"
     awk -v tck="$CLK_TCK" '
-        function median(list,    n, a, i, j, t) {
+        function median(list,    n, a, i, j, t) {     # insertion sort, then the middle (mean of two if even)
             n = split(list, a, " ")
-            for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+            for (i = 2; i <= n; i++) {
+                t = a[i]
+                for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]
+                a[j + 1] = t
+            }
             return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
         }
-        NF == 8 {
+        NF == 8 {   # scenario target run requests duration_us p99_us errors cpu_ticks
             k = $1 SUBSEP $2
             if (!(k in seen)) { seen[k] = 1; order[++count] = k }
             rps[k] = rps[k] " " $4 / ($5 / 1e6)
             p99[k] = p99[k] " " $6 / 1000
             err[k] += $7
-            cpu[k] = cpu[k] " " ($4 > 0 ? ($8 * 1000 / tck) / $4 * 1000 : 0)
+            cpu[k] = cpu[k] " " ($4 > 0 ? ($8 * 1000 / tck) / $4 * 1000 : 0)    # CPU ms per 1000 requests
         }
         END {
-            printf "%-8s %-8s %12s %10s %8s %14s %16s\n", "scenario", "target", "req/s", "p99 ms", "errors", "CPU ms/1k req", "CPU vs nginx"
+            head = "%-8s %-8s %12s %10s %8s %14s %13s\n"
+            row = "%-8s %-8s %12.0f %10.2f %8d %14.1f %13s\n"
+            printf head, "scenario", "target", "req/s", "p99 ms", "errors", "CPU ms/1k req", "CPU vs nginx"
             for (i = 1; i <= count; i++) {
                 k = order[i]; split(k, parts, SUBSEP)
                 c = median(cpu[k]); n = cpu[parts[1] SUBSEP "nginx"]
                 ratio = (n != "" && median(n) > 0) ? sprintf("%.2fx", c / median(n)) : "-"
-                printf "%-8s %-8s %12.0f %10.2f %8d %14.1f %16s\n", parts[1], parts[2], median(rps[k]), median(p99[k]), err[k], c, ratio
+                printf row, parts[1], parts[2], median(rps[k]), median(p99[k]), err[k], c, ratio
             }
         }' <<<"$RESULTS"
-    printf '%s\n' "CPU = utime+stime of the proxy process(es) on CPU $PROXY_CPU from /proc/PID/stat (${CLK_TCK} ticks/s)."
+    printf 'CPU: utime+stime of the proxy process(es) on CPU %s, from /proc/PID/stat (%s ticks/s).\n' \
+        "$PROXY_CPU" "$CLK_TCK"
 }
 
 # ----------------------------------------------------------------------------------------------------- main
@@ -377,6 +396,7 @@ main() {
         for target in "${TARGETS[@]}"; do
             log "warm-up: $target $path for ${WARMUP_SECS}s"
             run_wrk "$target" "$path" "$WARMUP_SECS" "$WORK/wrk-$name-$target-warmup.txt"
+            require_alive "$target"
         done
         # Interleave the targets run by run, so slow drift on the machine affects both alike.
         for ((run = 1; run <= RUNS; run++)); do

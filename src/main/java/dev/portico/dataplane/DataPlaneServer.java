@@ -77,8 +77,10 @@ public class DataPlaneServer {
         }
         listening = false;
         state.startDraining();
-        for (DataPlaneVerticle verticle : verticles) {
-            verticle.stopListening();
+        // The instances share one listening socket: closing it through the first closes it for all.
+        if (!verticles.isEmpty() && !verticles.get(0).stopAccepting()) {
+            LOG.warn("Could not close the listening socket alone; draining with it open (responses ask clients to "
+                    + "close their connections)");
         }
         long deadline = System.nanoTime() + config.dataplane().shutdownGrace().toNanos();
         int inFlight;

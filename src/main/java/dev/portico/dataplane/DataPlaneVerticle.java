@@ -75,10 +75,12 @@ final class DataPlaneVerticle extends AbstractVerticle {
         }
     }
 
-    /** Stops accepting new connections; open ones keep being served. */
-    void stopListening() {
-        if (server != null) {
-            server.close();
-        }
+    /**
+     * Stops accepting new connections while open ones keep being served.
+     *
+     * @return false when the listening socket could not be closed on its own (it then stays open until stop)
+     */
+    boolean stopAccepting() {
+        return server == null || ListeningSocket.close(server);
     }
 }

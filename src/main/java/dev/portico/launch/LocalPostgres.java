@@ -7,6 +7,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The zero-configuration database: when no datasource URL is configured, an embedded PostgreSQL 15 is started
@@ -20,9 +22,26 @@ final class LocalPostgres implements AutoCloseable {
     static final String URL_ENV = "QUARKUS_DATASOURCE_JDBC_URL";
 
     private final EmbeddedPostgres postgres;
+    private final CountDownLatch applicationStopped = new CountDownLatch(1);
 
     private LocalPostgres(EmbeddedPostgres postgres) {
         this.postgres = postgres;
+        // The database must outlive the application's own shutdown (drain, pool close), which on SIGTERM runs in
+        // Quarkus' shutdown hook concurrently with every other hook: wait for it, then stop PostgreSQL.
+        Thread hook = new Thread(() -> {
+            try {
+                applicationStopped.await(2, TimeUnit.MINUTES);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            close();
+        }, "portico-local-postgres-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    /** Called once Quarkus has stopped; lets the shutdown hook stop PostgreSQL. */
+    void applicationStopped() {
+        applicationStopped.countDown();
     }
 
     /** Starts the local database and points Quarkus at it, unless a datasource URL is configured anywhere. */
@@ -39,6 +58,7 @@ final class LocalPostgres implements AutoCloseable {
             EmbeddedPostgres postgres = EmbeddedPostgres.builder()
                     .setDataDirectory(dataDir)
                     .setCleanDataDirectory(false)
+                    .setRegisterShutdownHook(false)
                     .setServerConfig("listen_addresses", "127.0.0.1")
                     .start();
             String url = postgres.getJdbcUrl("postgres", "postgres");
@@ -80,7 +100,7 @@ final class LocalPostgres implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         try {
             postgres.close();
         } catch (IOException e) {

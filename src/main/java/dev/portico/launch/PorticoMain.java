@@ -12,12 +12,13 @@ public final class PorticoMain {
 
     public static void main(String... args) {
         LocalPostgres local = LocalPostgres.startIfUnconfigured();
-        try {
-            Quarkus.run(args);
-        } finally {
+        // Quarkus calls the exit handler once the application has stopped, also after SIGTERM (when the code
+        // after run() would never be reached): only then may the local database go.
+        Quarkus.run(null, (exitCode, failure) -> {
             if (local != null) {
-                local.close();
+                local.applicationStopped();
             }
-        }
+            System.exit(exitCode);
+        }, args);
     }
 }

@@ -1,0 +1,182 @@
+package dev.portico;
+
+import dev.portico.testing.OriginServer;
+import dev.portico.testing.ProxyClient;
+import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The packaged application as an operator runs it: {@code java -jar quarkus-run.jar} with no configuration at all.
+ * It must start its own PostgreSQL, print a generated token once, keep vhosts and the token across a restart, and
+ * drain in-flight requests on SIGTERM.
+ */
+class PorticoProcessIT {
+
+    private static final Pattern TOKEN = Pattern.compile("^\\s{8}([A-Za-z0-9_-]{43})\\s*$", Pattern.MULTILINE);
+
+    private final List<Process> processes = new ArrayList<>();
+
+    @AfterEach
+    void killLeftovers() {
+        for (Process process : processes) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }
+    }
+
+    /** A running Portico process and what it printed. */
+    private final class Running {
+        final Process process;
+        final StringBuffer output = new StringBuffer();
+        final Thread reader;
+        final int proxyPort = freePort();
+        final int apiPort = freePort();
+        final int managementPort = freePort();
+
+        Running(Path workDir) throws IOException {
+            Path app = Path.of(System.getProperty("portico.app.dir", "target/quarkus-app"), "quarkus-run.jar");
+            String java = ProcessHandle.current().info().command().orElse("java");
+            ProcessBuilder builder = new ProcessBuilder(java,
+                    "-Dportico.dataplane.port=" + proxyPort,
+                    "-Dquarkus.http.port=" + apiPort,
+                    "-Dquarkus.management.port=" + managementPort,
+                    "-Dportico.dataplane.shutdown-grace=20s",
+                    "-jar", app.toAbsolutePath().toString())
+                    .directory(workDir.toFile())
+                    .redirectErrorStream(true);
+            builder.environment().remove("PORTICO_ADMIN_TOKEN");
+            builder.environment().remove("QUARKUS_DATASOURCE_JDBC_URL");
+            process = builder.start();
+            processes.add(process);
+            reader = new Thread(() -> {
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                        StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = in.readLine()) != null) {
+                        output.append(line).append('\n');
+                    }
+                } catch (IOException ignored) {
+                    // process ended
+                }
+            });
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        void awaitReady() throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            while (System.nanoTime() < deadline) {
+                if (!process.isAlive()) {
+                    reader.join(2000);
+                    throw new AssertionError("Portico exited with " + process.exitValue() + " during start:\n"
+                            + output);
+                }
+                try {
+                    if (RestAssured.given().get("http://127.0.0.1:" + managementPort + "/q/health/ready")
+                            .statusCode() == 200) {
+                        return;
+                    }
+                } catch (Exception notYet) {
+                    // not listening yet
+                }
+                Thread.sleep(250);
+            }
+            throw new AssertionError("Portico did not become ready:\n" + output);
+        }
+
+        String api() {
+            return "http://127.0.0.1:" + apiPort;
+        }
+    }
+
+    @Test
+    void runsWithoutConfigurationPersistsAcrossRestartsAndDrainsOnSigterm() throws Exception {
+        Path workDir = Files.createTempDirectory("portico-it");
+        try (OriginServer origin = OriginServer.start("it")) {
+            Running first = new Running(workDir);
+            first.awaitReady();
+            String log = first.output.toString();
+            assertTrue(log.contains("starting a local PostgreSQL"), log);
+            assertTrue(Files.isDirectory(workDir.resolve(".portico/pgdata")), "data kept in the working directory");
+            Matcher tokenLine = TOKEN.matcher(log);
+            assertTrue(tokenLine.find(), "a generated token is printed:\n" + log);
+            String token = tokenLine.group(1);
+
+            RestAssured.given().get(first.api() + "/api/v1/vhosts").then().statusCode(401);
+            JsonObject vhost = new JsonObject().put("name", "it").put("hostnames", new JsonArray().add("it.test"))
+                    .put("upstreams", new JsonArray().add(new JsonObject().put("url", origin.url())));
+            RestAssured.given().header("Authorization", "Bearer " + token).contentType(ContentType.JSON)
+                    .body(vhost.encode()).post(first.api() + "/api/v1/vhosts").then().statusCode(201);
+
+            try (ProxyClient client = new ProxyClient(first.proxyPort)) {
+                assertEquals(200, client.get("it.test", "/echo").status());
+                CompletableFuture<ProxyClient.Reply> inFlight = CompletableFuture.supplyAsync(
+                        () -> client.get("it.test", "/slow/3000"));
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                while (origin.requestCount() < 2 && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+                // SIGTERM through the handle: Process.destroy() would also close our end of its output.
+                first.process.toHandle().destroy();
+                Thread.sleep(500);
+                assertThrows(IOException.class, () -> new Socket("127.0.0.1", first.proxyPort).close(),
+                        "the listener is closed while draining");
+                ProxyClient.Reply drained = inFlight.get(20, TimeUnit.SECONDS);
+                assertEquals(200, drained.status(), "the in-flight request completes during shutdown");
+                assertEquals("slow", drained.text());
+            }
+            assertTrue(first.process.waitFor(40, TimeUnit.SECONDS), "Portico exits after draining");
+            first.reader.join(5000);
+            assertTrue(first.output.toString().contains("Data plane drained"), first.output.toString());
+
+            Running second = new Running(workDir);
+            second.awaitReady();
+            String secondLog = second.output.toString();
+            assertFalse(TOKEN.matcher(secondLog).find(), "the token is printed only once:\n" + secondLog);
+            JsonArray stored = new JsonArray(RestAssured.given().header("Authorization", "Bearer " + token)
+                    .get(second.api() + "/api/v1/vhosts").then().statusCode(200).extract().asString());
+            assertEquals(1, stored.size());
+            assertEquals("it", stored.getJsonObject(0).getString("name"));
+            try (ProxyClient client = new ProxyClient(second.proxyPort)) {
+                ProxyClient.Reply reply = client.get("it.test", "/echo");
+                assertEquals(200, reply.status());
+                assertNotNull(reply.header("X-Request-Id"));
+            }
+            second.process.toHandle().destroy();
+            assertTrue(second.process.waitFor(40, TimeUnit.SECONDS));
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
