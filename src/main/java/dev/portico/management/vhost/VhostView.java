@@ -12,7 +12,8 @@ import java.util.UUID;
 @Schema(name = "Vhost")
 public record VhostView(
         UUID id,
-        @Schema(description = "Increases with every change; send it back in If-Match to update safely")
+        @Schema(description = "1 when created, then one more with every change; also the ETag. Send it back in "
+                + "If-Match to update safely")
         long version,
         String name,
         List<String> hostnames,
