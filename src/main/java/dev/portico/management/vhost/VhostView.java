@@ -30,7 +30,8 @@ public record VhostView(
 
     static VhostView of(VhostEntity entity, VhostDefinition d) {
         return new VhostView(entity.id, entity.version, d.name(), d.hostnames(), d.enabled(), d.preserveHost(),
-                d.upstreams(), d.connectTimeout(), d.readTimeout(), d.securityHeaders(), d.requestHeaders(),
-                d.responseHeaders(), entity.createdAt, entity.updatedAt);
+                d.upstreams(), d.connectTimeout(), d.readTimeout(), d.securityHeaders(),
+                HeaderRulesDefinition.inNameOrder(d.requestHeaders()),
+                HeaderRulesDefinition.inNameOrder(d.responseHeaders()), entity.createdAt, entity.updatedAt);
     }
 }
