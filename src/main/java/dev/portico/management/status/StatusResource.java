@@ -31,8 +31,11 @@ public class StatusResource {
     @Operation(summary = "Snapshot version, build time, vhost count, last reload error and data-plane state")
     public StatusView status() {
         RoutingSnapshot snapshot = snapshots.current();
+        // The reloader keeps the time of its last failure after a later reload succeeded; shown alone it would
+        // report an error that no longer exists.
+        String lastError = reloader.lastError();
         return new StatusView(snapshot.version(), snapshots.hasPublished() ? snapshot.builtAt() : null,
-                snapshot.vhosts().size(), reloader.lastError(), reloader.lastErrorAt(),
+                snapshot.vhosts().size(), lastError, lastError == null ? null : reloader.lastErrorAt(),
                 reloader.databaseReachable(), reloader.databaseError(), dataPlane.isListening(), dataPlane.port(),
                 dataPlane.inFlight(), snapshot.viaPseudonym());
     }
