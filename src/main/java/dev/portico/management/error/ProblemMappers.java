@@ -2,6 +2,7 @@ package dev.portico.management.error;
 
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import jakarta.persistence.OptimisticLockException;
 import jakarta.ws.rs.WebApplicationException;
@@ -37,10 +38,23 @@ public class ProblemMappers {
                 List.of(new FieldError(field, "is not a known field"))).build();
     }
 
+    /**
+     * A JSON value of the wrong type, such as {@code "weight": "abc"} or an array where the vhost object belongs.
+     * Declared for {@link MismatchedInputException} itself: Quarkus REST ships a built-in mapper for that type which
+     * would otherwise win over a mapper for a supertype and answer without a problem document.
+     */
+    @ServerExceptionMapper
+    public Response mismatchedInput(MismatchedInputException e, UriInfo uri) {
+        return badJsonValue(e, uri);
+    }
+
     @ServerExceptionMapper
     public Response badJsonValue(JsonMappingException e, UriInfo uri) {
         String field = path(e);
-        String reason = field.isEmpty() ? "is not a valid JSON object" : "has the wrong type";
+        String reason = field.isEmpty() ? "must be a JSON object describing the vhost"
+                : e instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null
+                ? "has the wrong type: must be " + jsonType(mismatch.getTargetType())
+                : "has the wrong type";
         String name = field.isEmpty() ? "body" : field;
         return respond(400, "validation", "Invalid request", name + " " + reason, uri,
                 List.of(new FieldError(name, reason))).build();
@@ -54,13 +68,24 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response webApplication(WebApplicationException e, UriInfo uri) {
+        // Quarkus REST's JSON reader wraps syntax errors (and some binding errors) in a plain 400.
+        if (e.getCause() instanceof JsonParseException parse) {
+            return malformedJson(parse, uri);
+        }
+        if (e.getCause() instanceof JsonMappingException mapping) {
+            return badJsonValue(mapping, uri);
+        }
         int status = e.getResponse().getStatus();
         Response.Status.Family family = Response.Status.Family.familyOf(status);
         String title = Response.Status.fromStatusCode(status) == null ? "Error"
                 : Response.Status.fromStatusCode(status).getReasonPhrase();
-        String type = status == 404 ? "not-found" : status == 405 ? "method-not-allowed"
-                : status == 415 ? "unsupported-media-type" : family == Response.Status.Family.CLIENT_ERROR
-                ? "bad-request" : "internal";
+        String type = switch (status) {
+            case 404 -> "not-found";
+            case 405 -> "method-not-allowed";
+            case 406 -> "not-acceptable";
+            case 415 -> "unsupported-media-type";
+            default -> family == Response.Status.Family.CLIENT_ERROR ? "bad-request" : "internal";
+        };
         return respond(status, type, title, e.getMessage(), uri, List.of()).build();
     }
 
@@ -103,6 +128,23 @@ public class ProblemMappers {
         String message = String.valueOf(e.getMessage()).toLowerCase();
         return message.contains("acquisition timeout") || message.contains("connection")
                 || message.contains("unable to acquire");
+    }
+
+    /** How the API documentation would name the JSON type a Java type is read from. */
+    private static String jsonType(Class<?> type) {
+        if (type == Integer.class || type == int.class || type == Long.class || type == long.class) {
+            return "a whole number";
+        }
+        if (type == Boolean.class || type == boolean.class) {
+            return "true or false";
+        }
+        if (type == String.class) {
+            return "a string";
+        }
+        if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
+            return "an array";
+        }
+        return "an object";
     }
 
     private static String path(JsonMappingException e) {

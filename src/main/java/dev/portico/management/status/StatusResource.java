@@ -4,11 +4,15 @@ import dev.portico.config.RoutingSnapshot;
 import dev.portico.config.SnapshotHolder;
 import dev.portico.config.SnapshotReloader;
 import dev.portico.dataplane.DataPlaneServer;
+import dev.portico.management.error.Problem;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** {@code /api/v1/status}: which configuration the data plane serves and whether the last reload worked. */
@@ -28,11 +32,19 @@ public class StatusResource {
     }
 
     @GET
-    @Operation(summary = "Snapshot version, build time, vhost count, last reload error and data-plane state")
+    @Operation(summary = "Snapshot version, build time, vhost count, last reload error and data-plane state",
+            description = "Answers from memory, so it works while the configuration database is unreachable.")
+    @APIResponse(responseCode = "200", description = "The state of this instance",
+            content = @Content(schema = @Schema(implementation = StatusView.class)))
+    @APIResponse(responseCode = "401", description = "Missing or wrong bearer token",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public StatusView status() {
         RoutingSnapshot snapshot = snapshots.current();
+        // The reloader keeps the time of its last failure after a later reload succeeded; shown alone it would
+        // report an error that no longer exists.
+        String lastError = reloader.lastError();
         return new StatusView(snapshot.version(), snapshots.hasPublished() ? snapshot.builtAt() : null,
-                snapshot.vhosts().size(), reloader.lastError(), reloader.lastErrorAt(),
+                snapshot.vhosts().size(), lastError, lastError == null ? null : reloader.lastErrorAt(),
                 reloader.databaseReachable(), reloader.databaseError(), dataPlane.isListening(), dataPlane.port(),
                 dataPlane.inFlight(), snapshot.viaPseudonym());
     }

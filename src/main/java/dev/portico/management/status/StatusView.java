@@ -12,7 +12,7 @@ public record StatusView(
         int vhostCount,
         @Schema(description = "Why the last reload failed, if it did; the previous snapshot stays in service")
         String lastReloadError,
-        Instant lastReloadErrorAt,
+        @Schema(description = "When that reload failed; null while lastReloadError is null") Instant lastReloadErrorAt,
         boolean databaseReachable,
         String databaseError,
         boolean dataPlaneListening,

@@ -3,8 +3,10 @@ package dev.portico.management.vhost;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A vhost as clients write it ({@code POST}, {@code PUT}). Omitted optional fields take their defaults; what is
@@ -59,5 +61,29 @@ public record VhostDefinition(
             Map<String, String> add,
             @Schema(description = "Header names to remove")
             List<String> remove) {
+
+        /**
+         * The order header names are shown in: case-insensitive, as HTTP compares them. A fixed order, because
+         * PostgreSQL's jsonb does not keep the order of object keys, and a GET must show what the write returned.
+         */
+        public static final Comparator<String> NAME_ORDER = String.CASE_INSENSITIVE_ORDER
+                .thenComparing(Comparator.naturalOrder());
+
+        /** The same rules with {@code set} and {@code add} in {@link #NAME_ORDER}; null stays null. */
+        static HeaderRulesDefinition inNameOrder(HeaderRulesDefinition rules) {
+            if (rules == null) {
+                return null;
+            }
+            return new HeaderRulesDefinition(sorted(rules.set()), sorted(rules.add()), rules.remove());
+        }
+
+        private static Map<String, String> sorted(Map<String, String> headers) {
+            if (headers == null) {
+                return null;
+            }
+            Map<String, String> out = new TreeMap<>(NAME_ORDER);
+            out.putAll(headers);
+            return out;
+        }
     }
 }

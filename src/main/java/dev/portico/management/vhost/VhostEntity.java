@@ -23,6 +23,9 @@ import java.util.UUID;
 @Table(name = "vhost")
 public class VhostEntity extends PanacheEntityBase {
 
+    /** The version of a newly created vhost. */
+    public static final long FIRST_VERSION = 1;
+
     @Id
     public UUID id;
 
@@ -36,8 +39,12 @@ public class VhostEntity extends PanacheEntityBase {
     @Column(nullable = false, columnDefinition = "jsonb")
     public String definition;
 
+    /**
+     * Starts at {@link #FIRST_VERSION} and goes up by one with every committed change; the API shows it as
+     * {@code version} and as the ETag. (Hibernate would otherwise store a new primitive version as 0.)
+     */
     @Version
-    public long version;
+    public long version = FIRST_VERSION;
 
     @Column(name = "created_at", nullable = false)
     public Instant createdAt;

@@ -16,6 +16,8 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
@@ -44,6 +46,8 @@ public class VhostResource {
 
     @GET
     @Operation(summary = "List vhosts, ordered by name")
+    @APIResponse(responseCode = "200", description = "Every vhost, ordered by name (case-insensitive)",
+            content = @Content(schema = @Schema(type = SchemaType.ARRAY, implementation = VhostView.class)))
     public List<VhostView> list() {
         return service.list();
     }
@@ -51,6 +55,8 @@ public class VhostResource {
     @POST
     @Operation(summary = "Create a vhost")
     @APIResponse(responseCode = "201", description = "Created; Location names it, ETag carries its version",
+            headers = {@Header(name = "Location", description = "URL of the new vhost",
+                    schema = @Schema(type = SchemaType.STRING)), @Header(ref = "ETag")},
             content = @Content(schema = @Schema(implementation = VhostView.class)))
     @APIResponse(responseCode = "400", description = "Invalid field(s), each named in errors[]",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
@@ -68,6 +74,7 @@ public class VhostResource {
     @Path("{id}")
     @Operation(summary = "Read a vhost")
     @APIResponse(responseCode = "200", description = "The vhost; ETag carries its version",
+            headers = @Header(ref = "ETag"),
             content = @Content(schema = @Schema(implementation = VhostView.class)))
     @APIResponse(responseCode = "404", description = "No such vhost",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
@@ -80,7 +87,8 @@ public class VhostResource {
     @Path("{id}")
     @Operation(summary = "Replace a vhost", description = "Send If-Match with the ETag (or version) read earlier to "
             + "refuse the change if someone else changed the vhost meanwhile.")
-    @APIResponse(responseCode = "200", description = "Replaced",
+    @APIResponse(responseCode = "200", description = "Replaced; ETag carries the new version",
+            headers = @Header(ref = "ETag"),
             content = @Content(schema = @Schema(implementation = VhostView.class)))
     @APIResponse(responseCode = "400", description = "Invalid field(s)",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))

@@ -11,8 +11,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -135,14 +137,24 @@ public class VhostService {
                 .ifPresent(other -> {
                     throw ApiProblem.conflict("name", "A vhost named '" + other.name + "' already exists");
                 });
-        List<FieldError> conflicts = new ArrayList<>();
+        Map<String, String> owners = new HashMap<>();
         for (Object[] row : repository.hostnameOwners(new HashSet<>(definition.hostnames()), self)) {
-            int index = definition.hostnames().indexOf((String) row[0]);
-            conflicts.add(new FieldError("hostnames[" + index + "]",
-                    "'" + row[0] + "' is already served by vhost '" + row[1] + "'"));
+            owners.put((String) row[0], (String) row[1]);
+        }
+        // In the order the client listed them, like validation errors.
+        List<FieldError> conflicts = new ArrayList<>();
+        for (int i = 0; i < definition.hostnames().size(); i++) {
+            String hostname = definition.hostnames().get(i);
+            String owner = owners.get(hostname);
+            if (owner != null) {
+                conflicts.add(new FieldError("hostnames[" + i + "]",
+                        "'" + hostname + "' is already served by vhost '" + owner + "'"));
+            }
         }
         if (!conflicts.isEmpty()) {
-            throw new ApiProblem(409, "conflict", "Conflict", conflicts.get(0).reason(), conflicts);
+            String detail = conflicts.size() == 1 ? conflicts.get(0).reason()
+                    : conflicts.size() + " host names are already served by other vhosts";
+            throw new ApiProblem(409, "conflict", "Conflict", detail, conflicts);
         }
     }
 

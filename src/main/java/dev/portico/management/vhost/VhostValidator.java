@@ -8,11 +8,11 @@ import dev.portico.management.vhost.VhostDefinition.UpstreamDefinition;
 
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -203,7 +203,7 @@ final class VhostValidator {
     }
 
     private Map<String, String> headerMap(String field, Map<String, String> headers, boolean request, boolean set) {
-        Map<String, String> out = new LinkedHashMap<>();
+        Map<String, String> out = new TreeMap<>(HeaderRulesDefinition.NAME_ORDER);
         if (headers == null) {
             return out;
         }
@@ -216,7 +216,9 @@ final class VhostValidator {
                 continue;
             }
             String value = e.getValue();
-            if (value == null) {
+            if (out.keySet().stream().anyMatch(name -> name.equalsIgnoreCase(e.getKey()))) {
+                error(entryField, "is listed twice (header names are case-insensitive)");
+            } else if (value == null) {
                 error(entryField, "must have a value (use remove to drop a header)");
             } else if (value.length() > 4096) {
                 error(entryField, "must be at most 4096 characters");

@@ -12,7 +12,8 @@ import java.util.UUID;
 @Schema(name = "Vhost")
 public record VhostView(
         UUID id,
-        @Schema(description = "Increases with every change; send it back in If-Match to update safely")
+        @Schema(description = "1 when created, then one more with every change; also the ETag. Send it back in "
+                + "If-Match to update safely")
         long version,
         String name,
         List<String> hostnames,
@@ -29,7 +30,8 @@ public record VhostView(
 
     static VhostView of(VhostEntity entity, VhostDefinition d) {
         return new VhostView(entity.id, entity.version, d.name(), d.hostnames(), d.enabled(), d.preserveHost(),
-                d.upstreams(), d.connectTimeout(), d.readTimeout(), d.securityHeaders(), d.requestHeaders(),
-                d.responseHeaders(), entity.createdAt, entity.updatedAt);
+                d.upstreams(), d.connectTimeout(), d.readTimeout(), d.securityHeaders(),
+                HeaderRulesDefinition.inNameOrder(d.requestHeaders()),
+                HeaderRulesDefinition.inNameOrder(d.responseHeaders()), entity.createdAt, entity.updatedAt);
     }
 }
