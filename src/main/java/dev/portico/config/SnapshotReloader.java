@@ -65,26 +65,33 @@ public class SnapshotReloader {
     public boolean reload() {
         lock.lock();
         try {
-            VhostSource.Loaded loaded = source.load();
+            VhostSource.Loaded loaded;
+            try {
+                loaded = source.load();
+            } catch (RuntimeException e) {
+                databaseReachable = false;
+                databaseError = rootMessage(e);
+                fail("cannot read the configuration: " + databaseError);
+                return false;
+            }
             databaseReachable = true;
             databaseError = null;
             if (holder.hasPublished() && holder.current().version() >= loaded.version()) {
+                clearError(); // the served snapshot is the database's: nothing is failing
                 return true;
             }
-            RoutingSnapshot snapshot = compiler.compile(loaded.version(), loaded.vhosts());
+            RoutingSnapshot snapshot;
+            try {
+                snapshot = compiler.compile(loaded.version(), loaded.vhosts());
+            } catch (RuntimeException e) {
+                fail(e instanceof CompileException ? e.getMessage() : "compiling failed: " + rootMessage(e));
+                return false;
+            }
             holder.publish(snapshot);
-            lastError = null;
+            clearError();
             LOG.infof("Published routing snapshot version %d with %d vhosts", snapshot.version(),
                     snapshot.vhosts().size());
             return true;
-        } catch (CompileException e) {
-            fail(e.getMessage());
-            return false;
-        } catch (RuntimeException e) {
-            databaseReachable = false;
-            databaseError = rootMessage(e);
-            fail("cannot read the configuration: " + databaseError);
-            return false;
         } finally {
             lock.unlock();
         }
@@ -102,6 +109,8 @@ public class SnapshotReloader {
             databaseError = null;
             if (!holder.hasPublished() || version != holder.current().version()) {
                 reload();
+            } else if (lastError != null) {
+                clearError();
             }
         } catch (RuntimeException e) {
             if (databaseReachable) {
@@ -128,6 +137,11 @@ public class SnapshotReloader {
 
     public String databaseError() {
         return databaseError;
+    }
+
+    private void clearError() {
+        lastError = null;
+        lastErrorAt = null;
     }
 
     private void fail(String message) {

@@ -9,6 +9,8 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 
+import java.util.function.Consumer;
+
 /**
  * Everything Portico knows about one request while it is in flight: the client side, the snapshot and vhost it
  * was routed with, where the pipeline stands, and what the access log and metrics will report. Confined to the
@@ -40,9 +42,11 @@ public final class Exchange {
     private boolean headSent;
     private Runnable clientGoneHook;
     private boolean clientGone;
+    private boolean completed;
+    private final Consumer<Exchange> onComplete;
 
     Exchange(HttpServerRequest request, RoutingSnapshot snapshot, LoopState loop, long startNanos, String requestId,
-             String clientAddress, boolean peerTrusted) {
+             String clientAddress, boolean peerTrusted, Consumer<Exchange> onComplete) {
         this.request = request;
         this.response = request.response();
         this.snapshot = snapshot;
@@ -51,6 +55,19 @@ public final class Exchange {
         this.requestId = requestId;
         this.clientAddress = clientAddress;
         this.peerTrusted = peerTrusted;
+        this.onComplete = onComplete;
+        // Vert.x calls the end handler when the response ends, and both handlers (end first) when the connection
+        // goes before that; a connection Portico closes itself calls neither, see abort().
+        response.endHandler(v -> {
+            if (!response.ended()) {
+                clientGone();
+            }
+            complete();
+        });
+        response.closeHandler(v -> {
+            clientGone();
+            complete();
+        });
     }
 
     public HttpServerRequest request() {
@@ -146,8 +163,8 @@ public final class Exchange {
         this.clientGoneHook = hook;
     }
 
-    /** Called when the client connection closed before the response was complete. */
-    void clientGone() {
+    /** Records that the client connection closed before the response was complete, and runs the hook. */
+    public void clientGone() {
         if (clientGone) {
             return;
         }
@@ -244,6 +261,7 @@ public final class Exchange {
         response.end(body);
         if (close) {
             response.close();
+            complete();
         } else {
             request.resume();
         }
@@ -254,6 +272,24 @@ public final class Exchange {
         reason(reason);
         if (!response.closed()) {
             response.reset();
+        }
+        complete();
+    }
+
+    /**
+     * The client connection failed under a write: it is closing by itself, and touching it from inside the failed
+     * write would re-enter Netty's encoder. Records the abort and accounts the request.
+     */
+    public void clientFailed() {
+        clientGone();
+        complete();
+    }
+
+    /** Accounts the request exactly once, however it ended. */
+    private void complete() {
+        if (!completed) {
+            completed = true;
+            onComplete.accept(this);
         }
     }
 }

@@ -91,22 +91,8 @@ final class ProxyRequestHandler implements Handler<HttpServerRequest> {
         String client = canonicalAddress(request.remoteAddress());
         Exchange exchange = new Exchange(request, snapshot, loop, start,
                 RequestId.acceptOrGenerate(request.getHeader(Exchange.REQUEST_ID_HEADER)), client,
-                snapshot.trustedProxies().contains(client));
+                snapshot.trustedProxies().contains(client), this::account);
         loop.requestStarted(snapshot);
-        boolean[] accounted = new boolean[1];
-        request.response().endHandler(v -> {
-            if (!accounted[0]) {
-                accounted[0] = true;
-                account(exchange);
-            }
-        });
-        request.response().closeHandler(v -> {
-            if (!accounted[0]) {
-                accounted[0] = true;
-                exchange.clientGone();
-                account(exchange);
-            }
-        });
         return exchange;
     }
 

@@ -44,10 +44,19 @@ final class LocalPostgres implements AutoCloseable {
         applicationStopped.countDown();
     }
 
-    /** Starts the local database and points Quarkus at it, unless a datasource URL is configured anywhere. */
+    /**
+     * Starts the local database and points Quarkus at it, unless a datasource URL is configured anywhere.
+     * {@code PORTICO_LOCAL_DB=off} (set in the container images) turns the fallback off: without a URL, Portico
+     * then refuses to start instead of keeping its configuration somewhere nobody expects.
+     */
     static LocalPostgres startIfUnconfigured() {
         if (isDatasourceConfigured()) {
             return null;
+        }
+        if ("off".equalsIgnoreCase(System.getenv("PORTICO_LOCAL_DB"))) {
+            System.err.println("Portico: no database configured. Set QUARKUS_DATASOURCE_JDBC_URL (and _USERNAME, "
+                    + "_PASSWORD); the local PostgreSQL fallback is off (PORTICO_LOCAL_DB=off).");
+            System.exit(2);
         }
         Path dataDir = Path.of(System.getenv().getOrDefault("PORTICO_LOCAL_DB_DIR", ".portico/pgdata"))
                 .toAbsolutePath();

@@ -87,9 +87,9 @@ class StreamingTest extends DataPlaneTestSupport {
         OriginServer origin = origin("a");
         vhost("stream", "stream.test", origin);
         ProxyClient client = client();
+        // Paused on the event loop as the head arrives: a chunk delivered before a handler is set would be lost.
         HttpClientResponse response = TestVertx.await(client.raw().request(options(HttpMethod.GET,
-                "/bytes/" + HUNDRED_MIB)).compose(HttpClientRequest::send));
-        response.pause();
+                "/bytes/" + HUNDRED_MIB)).compose(HttpClientRequest::send).map(head -> head.pause()));
         Thread.sleep(1500);
         long sentWhilePaused = origin.bytesSent();
         assertTrue(sentWhilePaused < IN_FLIGHT_BOUND,

@@ -1,5 +1,6 @@
 package dev.portico.management.vhost;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
@@ -10,9 +11,12 @@ import java.util.TreeMap;
 
 /**
  * A vhost as clients write it ({@code POST}, {@code PUT}). Omitted optional fields take their defaults; what is
- * stored and shown back is the normalised form with every default filled in.
+ * stored and shown back is the normalised form with every default filled in. The read-only fields of a
+ * {@link VhostView} are ignored when sent back; concurrency control is {@code If-Match}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+// What GET adds is accepted and ignored on input, so a GET, edit, PUT round trip works.
+@JsonIgnoreProperties({"id", "version", "createdAt", "updatedAt"})
 @Schema(name = "VhostDefinition", description = "A virtual host: which host names it answers and where it forwards")
 public record VhostDefinition(
         @Schema(description = "Unique name (case-insensitive), 1-63 of A-Z a-z 0-9 . _ -, starting with a letter or digit",

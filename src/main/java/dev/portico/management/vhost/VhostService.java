@@ -51,8 +51,9 @@ public class VhostService {
             checkCompiles(id, definition);
             VhostEntity entity = new VhostEntity();
             entity.id = id;
-            entity.createdAt = now();
-            apply(entity, definition);
+            Instant now = now();
+            entity.createdAt = now;
+            apply(entity, definition, now);
             repository.persist(entity);
             repository.flush();
             return new Committed(VhostMapper.toView(entity), repository.bumpConfigVersion());
@@ -68,7 +69,7 @@ public class VhostService {
             checkVersion(entity, ifMatch);
             checkUnique(definition, id);
             checkCompiles(id, definition);
-            apply(entity, definition);
+            apply(entity, definition, now());
             repository.flush();
             return new Committed(VhostMapper.toView(entity), repository.bumpConfigVersion());
         });
@@ -95,13 +96,13 @@ public class VhostService {
         return entity;
     }
 
-    private static void apply(VhostEntity entity, VhostDefinition definition) {
+    private static void apply(VhostEntity entity, VhostDefinition definition, Instant now) {
         entity.name = definition.name();
         entity.enabled = definition.enabled();
         entity.definition = VhostMapper.toJson(definition);
         entity.hostnames.retainAll(definition.hostnames());
         entity.hostnames.addAll(definition.hostnames());
-        entity.updatedAt = now();
+        entity.updatedAt = now;
     }
 
     private static Instant now() {

@@ -228,6 +228,30 @@ class VhostValidationTest {
     }
 
     @Test
+    void numbersAreNotCoercedIntoAWeight() {
+        for (Object weight : new Object[]{1.5, "2"}) {
+            JsonObject body = valid();
+            body.getJsonArray("upstreams").getJsonObject(0).put("weight", weight);
+
+            Response response = Api.given().body(body.encode()).post(VHOSTS);
+
+            assertInvalid(response, "upstreams[0].weight");
+            assertNoVhosts();
+        }
+    }
+
+    @Test
+    void whatGetShowsCanBePutBackAsIs() {
+        String created = Api.given().body(valid().encode()).post(VHOSTS).then().statusCode(201).extract().asString();
+        JsonObject view = new JsonObject(created);
+        view.put("readTimeout", "30s");
+
+        Api.given().body(view.encode()).put(VHOSTS + "/" + view.getString("id")).then().statusCode(200)
+                .body("readTimeout", org.hamcrest.Matchers.equalTo("30s"))
+                .body("version", org.hamcrest.Matchers.equalTo(view.getInteger("version") + 1));
+    }
+
+    @Test
     void aNumberTooLargeForAWeightIsRefusedByPath() {
         JsonObject body = valid();
         body.getJsonArray("upstreams").getJsonObject(0).put("weight", 99_999_999_999L);

@@ -113,11 +113,22 @@ final class UpstreamCall {
                 // The upstream is connected, so the body has somewhere to go (nginx answers 100 the same way).
                 exchange.response().writeContinue();
             }
-            in.pipe().endOnFailure(false).to(request).onComplete(sent -> {
-                if (sent.failed()) {
-                    request.reset();
-                } else {
+            BodyRelay.start(in, request, new BodyRelay.Outcome() {
+                @Override
+                public void relayed() {
                     request.idleTimeout(stage.readTimeoutMillis());
+                }
+
+                @Override
+                public void sourceFailed(Throwable cause) {
+                    // The client stopped sending mid-body: never let a truncated body look complete upstream.
+                    request.reset();
+                }
+
+                @Override
+                public void destinationFailed(Throwable cause) {
+                    // The upstream stopped reading; its response (or the lack of one) decides what the client sees.
+                    request.reset();
                 }
             });
         } else {
@@ -165,18 +176,28 @@ final class UpstreamCall {
             response.setChunked(true);
         }
         exchange.sendHead();
-        upstream.pipe().endOnFailure(false).to(response).onComplete(streamed -> {
-            finished = true;
-            releasePool();
-            if (streamed.failed()) {
-                if (clientGone || response.closed()) {
-                    exchange.reason(LocalReason.CLIENT_ABORTED);
-                    upstreamRequest.reset();
-                } else {
-                    LOG.debugf("request %s: %s failed while streaming the response: %s", exchange.requestId(),
-                            target.spec().origin(), streamed.cause());
-                    exchange.abort(LocalReason.UPSTREAM_RESET);
-                }
+        BodyRelay.start(upstream, response, new BodyRelay.Outcome() {
+            @Override
+            public void relayed() {
+                finished = true;
+                releasePool();
+            }
+
+            @Override
+            public void sourceFailed(Throwable cause) {
+                finished = true;
+                releasePool();
+                LOG.debugf("request %s: %s failed while streaming the response: %s", exchange.requestId(),
+                        target.spec().origin(), cause);
+                exchange.abort(LocalReason.UPSTREAM_RESET);
+            }
+
+            @Override
+            public void destinationFailed(Throwable cause) {
+                finished = true;
+                releasePool();
+                upstreamRequest.reset();
+                exchange.clientFailed();
             }
         });
     }

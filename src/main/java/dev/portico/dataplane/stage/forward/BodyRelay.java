@@ -1,0 +1,92 @@
+package dev.portico.dataplane.stage.forward;
+
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Handler;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.streams.ReadStream;
+import io.vertx.core.streams.WriteStream;
+
+/**
+ * Streams one body from a source to a destination with back-pressure (pause the source while the destination's
+ * write queue is full), like Vert.x's {@code Pipe}, but says which side failed: {@code Pipe} reports both the
+ * same way, and a proxy must tell an upstream that broke (reset the client) from a client that left (cancel the
+ * upstream). Runs on one event loop.
+ */
+final class BodyRelay {
+
+    /** The outcome, reported exactly once. */
+    interface Outcome {
+        void relayed();
+
+        void sourceFailed(Throwable cause);
+
+        void destinationFailed(Throwable cause);
+    }
+
+    private final ReadStream<Buffer> source;
+    private final WriteStream<Buffer> destination;
+    private final Outcome outcome;
+    private final Handler<AsyncResult<Void>> writeAck = this::written;
+    private boolean done;
+
+    private BodyRelay(ReadStream<Buffer> source, WriteStream<Buffer> destination, Outcome outcome) {
+        this.source = source;
+        this.destination = destination;
+        this.outcome = outcome;
+    }
+
+    /** Starts relaying; the source may be paused when called and is resumed here. */
+    static void start(ReadStream<Buffer> source, WriteStream<Buffer> destination, Outcome outcome) {
+        new BodyRelay(source, destination, outcome).run();
+    }
+
+    private void run() {
+        Handler<Void> drained = v -> source.resume();
+        source.handler(chunk -> {
+            destination.write(chunk, writeAck);
+            if (destination.writeQueueFull()) {
+                source.pause();
+                destination.drainHandler(drained);
+            }
+        });
+        source.exceptionHandler(this::sourceFailed);
+        source.endHandler(v -> destination.end(ended -> {
+            if (ended.failed()) {
+                destinationFailed(ended.cause());
+            } else if (!done) {
+                done = true;
+                outcome.relayed();
+            }
+        }));
+        source.resume();
+    }
+
+    private void written(AsyncResult<Void> ack) {
+        if (ack.failed()) {
+            destinationFailed(ack.cause());
+        }
+    }
+
+    private void sourceFailed(Throwable cause) {
+        if (!done) {
+            done = true;
+            detach();
+            outcome.sourceFailed(cause);
+        }
+    }
+
+    private void destinationFailed(Throwable cause) {
+        if (!done) {
+            done = true;
+            detach();
+            outcome.destinationFailed(cause);
+        }
+    }
+
+    private void detach() {
+        source.handler(null);
+        source.exceptionHandler(null);
+        source.endHandler(null);
+        destination.drainHandler(null);
+    }
+}
