@@ -70,6 +70,27 @@ class DataPlaneMetricsTest extends DataPlaneTestSupport {
     }
 
     @Test
+    void clientsThatLeaveMidResponseAreAccountedAndNothingStaysInFlight() throws Exception {
+        vhost("leaving", "leaving.test", origin("a"));
+        double abortedBefore = sample(scrape(), "portico_local_replies_total{reason=\"client_aborted\"}");
+        for (int i = 0; i < 20; i++) {
+            try (java.net.Socket socket = new java.net.Socket("127.0.0.1", dataPlane.port())) {
+                socket.getOutputStream().write(("GET /bytes/" + (50 * 1024 * 1024) + " HTTP/1.1\r\n"
+                        + "Host: leaving.test\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                socket.getInputStream().readNBytes(64 * 1024);
+                socket.setSoLinger(true, 0); // leave with a reset, as a client killed mid-download does
+            }
+        }
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (dataPlane.inFlight() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertEquals(0, dataPlane.inFlight());
+        assertEquals(abortedBefore + 20, sample(scrape(), "portico_local_replies_total{reason=\"client_aborted\"}"));
+        assertEquals(200, client().get("leaving.test", "/echo").status());
+    }
+
+    @Test
     void exposesJvmMetricsToo() {
         assertEquals(true, scrape().contains("jvm_memory_used_bytes"));
     }
