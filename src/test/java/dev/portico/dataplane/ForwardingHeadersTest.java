@@ -38,57 +38,50 @@ class ForwardingHeadersTest extends DataPlaneTestSupport {
         return client.send(HttpMethod.GET, host, "/echo", headers, null).json().getJsonObject("headers");
     }
 
+    /** Asserts the five forwarding headers the upstream saw. */
+    private static void assertForwarding(JsonObject seen, String forwarded, String forwardedFor, String proto,
+                                         String host, String realIp) {
+        assertEquals(forwarded, seen.getString("forwarded"));
+        assertEquals(forwardedFor, seen.getString("x-forwarded-for"));
+        assertEquals(proto, seen.getString("x-forwarded-proto"));
+        assertEquals(host, seen.getString("x-forwarded-host"));
+        assertEquals(realIp, seen.getString("x-real-ip"));
+    }
+
     @Test
     void setsAllForwardingHeadersForAPlainClient() {
         vhost("fwd", "fwd.test", origin("a"));
-        JsonObject seen = seenFrom(client(), "fwd.test", Map.of());
-        assertEquals("for=127.0.0.1;host=fwd.test;proto=http", seen.getString("forwarded"));
-        assertEquals("127.0.0.1", seen.getString("x-forwarded-for"));
-        assertEquals("http", seen.getString("x-forwarded-proto"));
-        assertEquals("fwd.test", seen.getString("x-forwarded-host"));
-        assertEquals("127.0.0.1", seen.getString("x-real-ip"));
+        assertForwarding(seenFrom(client(), "fwd.test", Map.of()),
+                "for=127.0.0.1;host=fwd.test;proto=http", "127.0.0.1", "http", "fwd.test", "127.0.0.1");
     }
 
     @Test
     void replacesSpoofedHeadersFromAnUntrustedPeer() {
         vhost("fwd", "fwd.test", origin("a"));
-        JsonObject seen = seenFrom(client(), "fwd.test", spoofed());
-        assertEquals("for=127.0.0.1;host=fwd.test;proto=http", seen.getString("forwarded"));
-        assertEquals("127.0.0.1", seen.getString("x-forwarded-for"));
-        assertEquals("http", seen.getString("x-forwarded-proto"));
-        assertEquals("fwd.test", seen.getString("x-forwarded-host"));
-        assertEquals("127.0.0.1", seen.getString("x-real-ip"));
+        assertForwarding(seenFrom(client(), "fwd.test", spoofed()),
+                "for=127.0.0.1;host=fwd.test;proto=http", "127.0.0.1", "http", "fwd.test", "127.0.0.1");
     }
 
     @Test
     void extendsHeadersFromATrustedProxy() {
         vhost("fwd", "fwd.test", origin("a"));
-        JsonObject seen = seenFrom(client("127.0.0.1", "127.0.0.2"), "fwd.test", spoofed());
-        assertEquals("for=6.6.6.6;proto=https, for=127.0.0.2;host=fwd.test;proto=http", seen.getString("forwarded"));
-        assertEquals("6.6.6.6, 127.0.0.2", seen.getString("x-forwarded-for"));
-        assertEquals("https", seen.getString("x-forwarded-proto"));
-        assertEquals("evil.example", seen.getString("x-forwarded-host"));
-        assertEquals("6.6.6.6", seen.getString("x-real-ip"));
+        assertForwarding(seenFrom(client("127.0.0.1", "127.0.0.2"), "fwd.test", spoofed()),
+                "for=6.6.6.6;proto=https, for=127.0.0.2;host=fwd.test;proto=http", "6.6.6.6, 127.0.0.2", "https",
+                "evil.example", "6.6.6.6");
     }
 
     @Test
     void fillsMissingHeadersForATrustedProxy() {
         vhost("fwd", "fwd.test", origin("a"));
-        JsonObject seen = seenFrom(client("127.0.0.1", "127.0.0.2"), "fwd.test", Map.of());
-        assertEquals("for=127.0.0.2;host=fwd.test;proto=http", seen.getString("forwarded"));
-        assertEquals("127.0.0.2", seen.getString("x-forwarded-for"));
-        assertEquals("http", seen.getString("x-forwarded-proto"));
-        assertEquals("127.0.0.2", seen.getString("x-real-ip"));
+        assertForwarding(seenFrom(client("127.0.0.1", "127.0.0.2"), "fwd.test", Map.of()),
+                "for=127.0.0.2;host=fwd.test;proto=http", "127.0.0.2", "http", "fwd.test", "127.0.0.2");
     }
 
     @Test
     void quotesAndBracketsIpv6ClientsAndQuotesHostsWithPorts() {
         vhost("fwd", "fwd.test", origin("a"));
-        JsonObject seen = seenFrom(client("::1", null), "fwd.test:8080", Map.of());
-        assertEquals("for=\"[::1]\";host=\"fwd.test:8080\";proto=http", seen.getString("forwarded"));
-        assertEquals("::1", seen.getString("x-forwarded-for"));
-        assertEquals("::1", seen.getString("x-real-ip"));
-        assertEquals("fwd.test:8080", seen.getString("x-forwarded-host"));
+        assertForwarding(seenFrom(client("::1", null), "fwd.test:8080", Map.of()),
+                "for=\"[::1]\";host=\"fwd.test:8080\";proto=http", "::1", "http", "fwd.test:8080", "::1");
     }
 
     @Test

@@ -29,20 +29,17 @@ public class PostgresResource implements QuarkusTestResourceLifecycleManager {
 
     private static DatabaseLink link;
     private static EmbeddedPostgres embedded;
-    private static String adminUrl;
-    private static String database;
     private static Map<String, String> properties;
-    private static int users;
 
     @Override
     public synchronized Map<String, String> start() {
-        users++;
         if (properties != null) {
             return properties;
         }
         try {
             String user = env("PORTICO_TEST_DB_USER", "postgres");
             String password = env("PORTICO_TEST_DB_PASSWORD", "postgres");
+            String adminUrl;
             String host;
             int port;
             String external = System.getenv("PORTICO_TEST_DB_URL");
@@ -57,7 +54,7 @@ public class PostgresResource implements QuarkusTestResourceLifecycleManager {
                 host = "127.0.0.1";
                 port = embedded.getPort();
             }
-            database = "portico_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+            String database = "portico_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
             try (Connection c = DriverManager.getConnection(adminUrl, user, password);
                  Statement s = c.createStatement()) {
                 s.execute("create database " + database);
@@ -80,10 +77,9 @@ public class PostgresResource implements QuarkusTestResourceLifecycleManager {
     }
 
     @Override
-    public synchronized void stop() {
-        // Shared by every test class of the run; torn down by the JVM's exit (the embedded server registers its
+    public void stop() {
+        // Shared by every test class of the run and torn down by the JVM's exit (the embedded server registers its
         // own shutdown hook), so a restart between test profiles keeps the same database.
-        users--;
     }
 
     private static String env(String name, String fallback) {
