@@ -68,6 +68,11 @@ public class SnapshotReloader {
             VhostSource.Loaded loaded;
             try {
                 loaded = source.load();
+            } catch (CompileException e) {
+                databaseReachable = true;
+                databaseError = null;
+                fail(e.getMessage());
+                return false;
             } catch (RuntimeException e) {
                 databaseReachable = false;
                 databaseError = rootMessage(e);

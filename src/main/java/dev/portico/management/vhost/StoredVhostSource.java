@@ -1,5 +1,6 @@
 package dev.portico.management.vhost;
 
+import dev.portico.config.CompileException;
 import dev.portico.config.VhostSource;
 import dev.portico.config.VhostSpec;
 import io.quarkus.narayana.jta.QuarkusTransaction;
@@ -23,9 +24,18 @@ public class StoredVhostSource implements VhostSource {
             // Version first: rows read afterwards are at least that new, so a snapshot never claims a version
             // whose changes it lacks (at worst it has newer rows, and the next notification reloads again).
             long version = repository.configVersion();
-            List<VhostSpec> specs = repository.listByName().stream().map(VhostMapper::toSpec).toList();
+            List<VhostSpec> specs = repository.listByName().stream().map(StoredVhostSource::toSpec).toList();
             return new Loaded(version, specs);
         });
+    }
+
+    /** A row the API would never have written (edited by hand, or by another Portico version) fails the build. */
+    private static VhostSpec toSpec(VhostEntity entity) {
+        try {
+            return VhostMapper.toSpec(entity);
+        } catch (RuntimeException e) {
+            throw new CompileException(entity.name, "definition", "stored definition is not valid: " + e.getMessage());
+        }
     }
 
     @Override
