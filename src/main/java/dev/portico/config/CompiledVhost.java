@@ -2,10 +2,10 @@ package dev.portico.config;
 
 import dev.portico.dataplane.stage.Stage;
 import dev.portico.dataplane.stage.forward.UpstreamGroup;
-import dev.portico.stats.VhostMeters;
+import dev.portico.stats.VhostStats;
 
 /**
- * A vhost ready to serve: its spec, its stage list built once at compile time, its upstreams and its meters.
+ * A vhost ready to serve: its spec, its stage list built once at compile time, its upstreams and its statistics.
  * Immutable and shared by all event loops.
  */
 public final class CompiledVhost {
@@ -13,13 +13,13 @@ public final class CompiledVhost {
     private final VhostSpec spec;
     private final Stage[] stages;
     private final UpstreamGroup upstreams;
-    private final VhostMeters meters;
+    private final VhostStats stats;
 
-    CompiledVhost(VhostSpec spec, Stage[] stages, UpstreamGroup upstreams, VhostMeters meters) {
+    CompiledVhost(VhostSpec spec, Stage[] stages, UpstreamGroup upstreams, VhostStats stats) {
         this.spec = spec;
         this.stages = stages;
         this.upstreams = upstreams;
-        this.meters = meters;
+        this.stats = stats;
     }
 
     public VhostSpec spec() {
@@ -43,7 +43,8 @@ public final class CompiledVhost {
         return upstreams;
     }
 
-    public VhostMeters meters() {
-        return meters;
+    /** Live statistics; each event loop writes its own slot. */
+    public VhostStats stats() {
+        return stats;
     }
 }

@@ -35,6 +35,11 @@ public interface PorticoConfig {
         /** Listener instances, one per event loop; defaults to the number of cores. */
         OptionalInt eventLoops();
 
+        /** The number of data-plane event loops this instance runs. */
+        default int eventLoopCount() {
+            return eventLoops().orElse(Runtime.getRuntime().availableProcessors());
+        }
+
         /** Closes idle client keep-alive connections (nginx {@code keepalive_timeout}). */
         @WithDefault("75s")
         Duration idleTimeout();

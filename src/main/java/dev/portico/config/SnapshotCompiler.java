@@ -9,8 +9,7 @@ import dev.portico.dataplane.stage.forwarding.ForwardingHeadersStage;
 import dev.portico.dataplane.stage.forwarding.TrustedProxies;
 import dev.portico.dataplane.stage.headers.HeaderRulesStage;
 import dev.portico.dataplane.stage.headers.SecurityHeadersStage;
-import dev.portico.stats.RequestMetrics;
-import dev.portico.stats.VhostMeters;
+import dev.portico.stats.StatsRegistry;
 import io.vertx.core.net.SocketAddress;
 import jakarta.inject.Singleton;
 
@@ -27,23 +26,24 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Turns vhost specs into a {@link RoutingSnapshot}: host tables, each vhost's stage list (Caddy-style, built once
- * here and not per request), upstream groups with their schedules. Pure apart from meters and the upstream health
- * registry, which live across snapshots; a {@link #check dry run} touches neither.
+ * here and not per request), upstream groups with their schedules. Pure apart from statistics and the upstream health
+ * registry, which live across snapshots; a {@link #check dry run} touches neither (its vhosts have no stats and are
+ * never served).
  */
 @Singleton
 public class SnapshotCompiler {
 
     private static final String HOST = "host";
 
-    private final RequestMetrics metrics;
+    private final StatsRegistry stats;
     private final TrustedProxies trustedProxies;
     private final String viaPseudonym;
     private final int maxFails;
     private final long failTimeoutNanos;
     private final Map<String, UpstreamHealth> health = new ConcurrentHashMap<>();
 
-    public SnapshotCompiler(PorticoConfig config, RequestMetrics metrics) {
-        this.metrics = metrics;
+    public SnapshotCompiler(PorticoConfig config, StatsRegistry stats) {
+        this.stats = stats;
         this.trustedProxies = TrustedProxies.parse(config.dataplane().trustedProxies().orElse(List.of()));
         this.viaPseudonym = config.dataplane().viaPseudonym()
                 .orElseGet(() -> "portico-" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16));
@@ -51,7 +51,7 @@ public class SnapshotCompiler {
         this.failTimeoutNanos = config.upstream().failTimeout().toNanos();
     }
 
-    /** Builds a snapshot to publish; meters and health state are bound to the vhosts it contains. */
+    /** Builds a snapshot to publish; statistics and health state are bound to the vhosts it contains. */
     public synchronized RoutingSnapshot compile(long version, List<VhostSpec> specs) {
         RoutingSnapshot snapshot = build(version, specs, true);
         Set<String> names = new HashSet<>();
@@ -62,7 +62,7 @@ public class SnapshotCompiler {
                 origins.add(vhost.upstreams().target(i).spec().origin());
             }
         }
-        metrics.retainVhosts(names);
+        stats.retainVhosts(names);
         health.keySet().retainAll(origins);
         return snapshot;
     }
@@ -158,7 +158,7 @@ public class SnapshotCompiler {
         }
         stages.add(new ForwardStage(group, spec.preserveHost(), hostOverride, connectTimeout,
                 spec.readTimeout().toMillis(), viaPseudonym));
-        VhostMeters meters = bind ? metrics.forVhost(spec.name()) : VhostMeters.NONE;
-        return new CompiledVhost(spec, stages.toArray(new Stage[0]), group, meters);
+        return new CompiledVhost(spec, stages.toArray(new Stage[0]), group,
+                bind ? stats.forVhost(spec.name()) : null);
     }
 }

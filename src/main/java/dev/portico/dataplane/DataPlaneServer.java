@@ -4,7 +4,8 @@ import dev.portico.config.PorticoConfig;
 import dev.portico.config.RoutingSnapshot;
 import dev.portico.config.SnapshotHolder;
 import dev.portico.dataplane.stage.forward.UpstreamClients;
-import dev.portico.stats.RequestMetrics;
+import dev.portico.stats.StatsRegistry;
+import io.quarkus.arc.All;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.DeploymentOptions;
@@ -38,30 +39,38 @@ public class DataPlaneServer {
     private final Vertx vertx;
     private final PorticoConfig config;
     private final SnapshotHolder snapshots;
-    private final RequestMetrics metrics;
+    private final StatsRegistry stats;
+    private final RequestObserver[] observers;
     private final DataPlaneState state = new DataPlaneState();
     private final List<DataPlaneVerticle> verticles = new ArrayList<>();
     private volatile boolean listening;
     private volatile boolean started;
 
-    public DataPlaneServer(Vertx vertx, PorticoConfig config, SnapshotHolder snapshots, RequestMetrics metrics) {
+    public DataPlaneServer(Vertx vertx, PorticoConfig config, SnapshotHolder snapshots, StatsRegistry stats,
+                           @All List<RequestObserver> observers) {
         this.vertx = vertx;
         this.config = config;
         this.snapshots = snapshots;
-        this.metrics = metrics;
+        this.stats = stats;
+        this.observers = observers.toArray(new RequestObserver[0]);
     }
 
     void start(@Observes @Priority(STARTUP_PRIORITY) StartupEvent event) throws Exception {
         PorticoConfig.DataPlane dataplane = config.dataplane();
-        int instances = dataplane.eventLoops().orElse(Runtime.getRuntime().availableProcessors());
+        int instances = dataplane.eventLoopCount();
         // Port 0 means "any free port". A negative port makes Vert.x bind one random port shared by every server
         // listening with that same negative number; Quarkus' own servers use -1, so pick a number of our own.
         int port = dataplane.port() == 0 ? RANDOM_SHARED_PORT : dataplane.port();
         UpstreamClients.Settings upstream = new UpstreamClients.Settings(config.upstream().maxConnections(),
                 (int) Math.max(1, config.upstream().keepAliveTimeout().toSeconds()));
+        for (RequestObserver observer : observers) {
+            observer.start(instances);
+        }
+        DataPlaneVerticle.Services services = new DataPlaneVerticle.Services(dataplane, port, upstream, snapshots,
+                stats, observers, state);
         snapshots.onPublish(this::broadcast);
         for (int i = 0; i < instances; i++) {
-            DataPlaneVerticle verticle = new DataPlaneVerticle(dataplane, port, upstream, snapshots, metrics, state);
+            DataPlaneVerticle verticle = new DataPlaneVerticle(services, i);
             vertx.deployVerticle(verticle, new DeploymentOptions())
                     .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
             verticles.add(verticle);
@@ -96,6 +105,36 @@ public class DataPlaneServer {
             LOG.warnf("Data plane stopped with %d requests still in flight after the grace period", inFlight);
         } else {
             LOG.info("Data plane drained");
+        }
+        flushObservers();
+    }
+
+    /** Final flush of every loop's observer batches, on the loops themselves, then the observers' own stop. */
+    private void flushObservers() {
+        List<CompletableFuture<Void>> flushed = new ArrayList<>();
+        List<DataPlaneState.Loop> loops = state.loops();
+        for (int i = 0; i < loops.size() && i < verticles.size(); i++) {
+            DataPlaneVerticle verticle = verticles.get(i);
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            loops.get(i).context().runOnContext(v -> {
+                verticle.flushObservers();
+                done.complete(null);
+            });
+            flushed.add(done);
+        }
+        try {
+            CompletableFuture.allOf(flushed.toArray(new CompletableFuture[0])).get(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warn("Not every event loop flushed its accounting at shutdown", e);
+        }
+        for (RequestObserver observer : observers) {
+            try {
+                observer.stop();
+            } catch (RuntimeException e) {
+                LOG.warn("An accounting observer failed to stop cleanly", e);
+            }
         }
     }
 

@@ -3,7 +3,7 @@ package dev.portico.dataplane;
 import dev.portico.config.PorticoConfig;
 import dev.portico.config.SnapshotHolder;
 import dev.portico.dataplane.stage.forward.UpstreamClients;
-import dev.portico.stats.RequestMetrics;
+import dev.portico.stats.StatsRegistry;
 import io.vertx.core.AbstractVerticle;
 import io.vertx.core.Promise;
 import io.vertx.core.http.HttpServer;
@@ -14,33 +14,35 @@ import java.util.concurrent.TimeUnit;
 /** One instance per event loop: its own listener on the shared port, its own pools and counters. */
 final class DataPlaneVerticle extends AbstractVerticle {
 
-    private final PorticoConfig.DataPlane config;
-    private final int port;
-    private final UpstreamClients.Settings upstreamSettings;
-    private final SnapshotHolder snapshots;
-    private final RequestMetrics metrics;
-    private final DataPlaneState shared;
+    /** What every listener instance shares; built once by {@link DataPlaneServer}. */
+    record Services(PorticoConfig.DataPlane config, int port, UpstreamClients.Settings upstream,
+                    SnapshotHolder snapshots, StatsRegistry stats, RequestObserver[] observers,
+                    DataPlaneState shared) {
+    }
+
+    static final long OBSERVER_FLUSH_MILLIS = 200;
+
+    private final Services services;
+    private final int index;
     private HttpServer server;
     private LoopState loop;
+    private long flushTimer = -1;
 
-    DataPlaneVerticle(PorticoConfig.DataPlane config, int port, UpstreamClients.Settings upstreamSettings,
-                      SnapshotHolder snapshots, RequestMetrics metrics, DataPlaneState shared) {
-        this.config = config;
-        this.port = port;
-        this.upstreamSettings = upstreamSettings;
-        this.snapshots = snapshots;
-        this.metrics = metrics;
-        this.shared = shared;
+    DataPlaneVerticle(Services services, int index) {
+        this.services = services;
+        this.index = index;
     }
 
     @Override
     public void start(Promise<Void> started) {
-        loop = new LoopState(new UpstreamClients(vertx, upstreamSettings), shared);
-        loop.adopt(snapshots.current());
-        ProxyRequestHandler handler = new ProxyRequestHandler(snapshots, loop, metrics);
+        PorticoConfig.DataPlane config = services.config();
+        loop = new LoopState(index, new UpstreamClients(vertx, services.upstream()), services.shared());
+        loop.adopt(services.snapshots().current());
+        ProxyRequestHandler handler = new ProxyRequestHandler(services.snapshots(), loop, services.stats(),
+                services.observers());
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(config.host())
-                .setPort(port)
+                .setPort(services.port())
                 .setIdleTimeout((int) config.idleTimeout().toMillis())
                 .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
                 .setMaxInitialLineLength(config.maxRequestLine())
@@ -54,10 +56,17 @@ final class DataPlaneVerticle extends AbstractVerticle {
                 .setReuseAddress(true);
         server = vertx.createHttpServer(options)
                 .requestHandler(handler)
-                .invalidRequestHandler(handler::handleInvalid);
+                .invalidRequestHandler(handler::handleInvalid)
+                .connectionHandler(connection -> {
+                    services.stats().connections().opened(index);
+                    connection.closeHandler(v -> services.stats().connections().closed(index));
+                });
+        if (services.observers().length > 0) {
+            flushTimer = vertx.setPeriodic(OBSERVER_FLUSH_MILLIS, id -> flushObservers());
+        }
         server.listen().onComplete(result -> {
             if (result.succeeded()) {
-                shared.register(context, loop, result.result().actualPort());
+                services.shared().register(context, loop, result.result().actualPort());
                 started.complete();
             } else {
                 started.fail(result.cause());
@@ -65,8 +74,22 @@ final class DataPlaneVerticle extends AbstractVerticle {
         });
     }
 
+    /** Runs on this loop: lets every observer push out what this loop batched. */
+    void flushObservers() {
+        for (RequestObserver observer : services.observers()) {
+            try {
+                observer.flush(index);
+            } catch (RuntimeException e) {
+                loop.logInternalError(null, e);
+            }
+        }
+    }
+
     @Override
     public void stop(Promise<Void> stopped) {
+        if (flushTimer >= 0) {
+            vertx.cancelTimer(flushTimer);
+        }
         loop.upstreams().closeAll();
         if (server == null) {
             stopped.complete();

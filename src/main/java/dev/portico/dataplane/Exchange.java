@@ -43,6 +43,8 @@ public final class Exchange {
     private Runnable clientGoneHook;
     private boolean clientGone;
     private boolean completed;
+    private int status;
+    private long durationNanos;
     private final Consumer<Exchange> onComplete;
 
     Exchange(HttpServerRequest request, RoutingSnapshot snapshot, LoopState loop, long startNanos, String requestId,
@@ -178,6 +180,7 @@ public final class Exchange {
     /** Starts the vhost's pipeline. */
     void route(CompiledVhost vhost) {
         this.vhost = vhost;
+        vhost.stats().slot(loop.index()).started();
         this.stages = vhost.stages();
         this.next = 0;
         proceed();
@@ -289,7 +292,29 @@ public final class Exchange {
     private void complete() {
         if (!completed) {
             completed = true;
+            durationNanos = System.nanoTime() - startNanos;
+            status = headSent ? response.getStatusCode() : reason != null ? reason.status() : 500;
             onComplete.accept(this);
         }
+    }
+
+    /** The status accounted for the request (the reason's, e.g. 499, when no response head was sent). */
+    public int status() {
+        return status;
+    }
+
+    /** From the request head to the end of the response; set when the request completes. */
+    public long durationNanos() {
+        return durationNanos;
+    }
+
+    /** Request body bytes read from the client. */
+    public long bytesIn() {
+        return request.bytesRead();
+    }
+
+    /** Response body bytes written to the client. */
+    public long bytesOut() {
+        return response.bytesWritten();
     }
 }

@@ -14,15 +14,22 @@ public final class LoopState {
 
     private static final Logger LOG = Logger.getLogger(LoopState.class);
 
+    private final int index;
     private final UpstreamClients upstreams;
     private final DataPlaneState shared;
     private final AtomicInteger inFlight = new AtomicInteger();
     private RoutingSnapshot cursorSnapshot;
     private int[] cursors = new int[0];
 
-    LoopState(UpstreamClients upstreams, DataPlaneState shared) {
+    LoopState(int index, UpstreamClients upstreams, DataPlaneState shared) {
+        this.index = index;
         this.upstreams = upstreams;
         this.shared = shared;
+    }
+
+    /** This loop's number, 0 to the number of loops - 1: its slot in per-loop statistics and buffers. */
+    public int index() {
+        return index;
     }
 
     public UpstreamClients upstreams() {
@@ -71,6 +78,6 @@ public final class LoopState {
     }
 
     void logInternalError(Exchange exchange, Throwable error) {
-        LOG.errorf(error, "request %s: internal error", exchange.requestId());
+        LOG.errorf(error, "request %s: internal error", exchange == null ? "-" : exchange.requestId());
     }
 }

@@ -3,8 +3,7 @@ package dev.portico.dataplane;
 import dev.portico.config.CompiledVhost;
 import dev.portico.config.RoutingSnapshot;
 import dev.portico.config.SnapshotHolder;
-import dev.portico.stats.RequestMetrics;
-import dev.portico.stats.VhostMeters;
+import dev.portico.stats.StatsRegistry;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
@@ -24,12 +23,14 @@ final class ProxyRequestHandler implements Handler<HttpServerRequest> {
 
     private final SnapshotHolder snapshots;
     private final LoopState loop;
-    private final RequestMetrics metrics;
+    private final StatsRegistry stats;
+    private final RequestObserver[] observers;
 
-    ProxyRequestHandler(SnapshotHolder snapshots, LoopState loop, RequestMetrics metrics) {
+    ProxyRequestHandler(SnapshotHolder snapshots, LoopState loop, StatsRegistry stats, RequestObserver[] observers) {
         this.snapshots = snapshots;
         this.loop = loop;
-        this.metrics = metrics;
+        this.stats = stats;
+        this.observers = observers;
     }
 
     @Override
@@ -98,14 +99,16 @@ final class ProxyRequestHandler implements Handler<HttpServerRequest> {
 
     private void account(Exchange exchange) {
         loop.requestEnded();
-        long duration = System.nanoTime() - exchange.startNanos();
-        int status = exchange.headSent() ? exchange.response().getStatusCode()
-                : exchange.reason() != null ? exchange.reason().status() : 500;
         CompiledVhost vhost = exchange.vhost();
-        VhostMeters meters = vhost == null ? metrics.unmatched() : vhost.meters();
-        meters.record(status, duration);
-        if (exchange.reason() != null) {
-            metrics.localReply(exchange.reason());
+        (vhost == null ? stats.unmatched() : vhost.stats()).slot(loop.index()).completed(exchange.status(),
+                exchange.reason(), exchange.bytesIn(), exchange.bytesOut(), exchange.durationNanos(),
+                exchange.upstreamNanos());
+        for (RequestObserver observer : observers) {
+            try {
+                observer.completed(exchange);
+            } catch (RuntimeException e) {
+                loop.logInternalError(exchange, e);
+            }
         }
     }
 

@@ -1,0 +1,106 @@
+package dev.portico.stats;
+
+import dev.portico.dataplane.LocalReason;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.SingleWriterRecorder;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One vhost's counters as seen by one event loop. Only that loop writes (plain increments published with opaque
+ * stores, no atomics, no contention); the aggregator thread reads with opaque loads and takes the latency
+ * histograms' intervals through HdrHistogram's wait-free {@link SingleWriterRecorder}.
+ */
+public final class LoopSlot {
+
+    static final int REQUESTS = 0;
+    static final int STARTED = 1;
+    static final int BYTES_IN = 2;
+    static final int BYTES_OUT = 3;
+    static final int STATUS_1XX = 4;
+    static final int REASONS = STATUS_1XX + 5;
+    static final int SIZE = REASONS + LocalReason.values().length;
+
+    /** Latencies are recorded in microseconds, from 1 µs to an hour, to two significant digits. */
+    static final long HIGHEST_MICROS = 3_600_000_000L;
+    static final int DIGITS = 2;
+
+    private static final VarHandle COUNTS = MethodHandles.arrayElementVarHandle(long[].class);
+
+    private final long[] counts = new long[SIZE];
+    // Created on first use: a vhost that gets no traffic on this loop costs no histogram memory.
+    private volatile SingleWriterRecorder latency;
+    private volatile SingleWriterRecorder upstreamLatency;
+    // Owned by the aggregator: interval histograms handed back to the recorders instead of new ones every second.
+    private Histogram spareLatency;
+    private Histogram spareUpstreamLatency;
+
+    private void add(int index, long delta) {
+        COUNTS.setOpaque(counts, index, (long) COUNTS.getOpaque(counts, index) + delta);
+    }
+
+    long read(int index) {
+        return (long) COUNTS.getOpaque(counts, index);
+    }
+
+    /** A request was routed to this vhost (it is in flight until {@link #completed}). */
+    public void started() {
+        add(STARTED, 1);
+    }
+
+    /**
+     * A request finished.
+     *
+     * @param reason the local-reply reason, or null
+     * @param upstreamNanos time to the upstream's response head, or -1 when no upstream answered
+     */
+    public void completed(int status, LocalReason reason, long bytesIn, long bytesOut, long durationNanos,
+                          long upstreamNanos) {
+        add(REQUESTS, 1);
+        add(BYTES_IN, bytesIn);
+        add(BYTES_OUT, bytesOut);
+        int statusClass = status / 100;
+        if (statusClass >= 1 && statusClass <= 5) {
+            add(STATUS_1XX + statusClass - 1, 1);
+        }
+        if (reason != null) {
+            add(REASONS + reason.ordinal(), 1);
+        }
+        SingleWriterRecorder total = latency;
+        if (total == null) {
+            latency = total = newRecorder();
+        }
+        total.recordValue(clampMicros(durationNanos));
+        if (upstreamNanos >= 0) {
+            SingleWriterRecorder upstream = upstreamLatency;
+            if (upstream == null) {
+                upstreamLatency = upstream = newRecorder();
+            }
+            upstream.recordValue(clampMicros(upstreamNanos));
+        }
+    }
+
+    /** Moves what was recorded since the last call into {@code into}; called by the aggregator only. */
+    void drainLatency(Histogram into, Histogram upstreamInto) {
+        SingleWriterRecorder total = latency;
+        if (total != null) {
+            spareLatency = total.getIntervalHistogram(spareLatency);
+            into.add(spareLatency);
+        }
+        SingleWriterRecorder upstream = upstreamLatency;
+        if (upstream != null) {
+            spareUpstreamLatency = upstream.getIntervalHistogram(spareUpstreamLatency);
+            upstreamInto.add(spareUpstreamLatency);
+        }
+    }
+
+    private static SingleWriterRecorder newRecorder() {
+        return new SingleWriterRecorder(1, HIGHEST_MICROS, DIGITS);
+    }
+
+    private static long clampMicros(long nanos) {
+        long micros = nanos / 1000;
+        return micros < 1 ? 1 : Math.min(micros, HIGHEST_MICROS);
+    }
+}

@@ -1,0 +1,104 @@
+package dev.portico.stats;
+
+import dev.portico.dataplane.LocalReason;
+import io.micrometer.prometheus.PrometheusMeterRegistry;
+import io.prometheus.client.Collector;
+import io.prometheus.client.CounterMetricFamily;
+import io.prometheus.client.GaugeMetricFamily;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Exposes the live statistics on {@code /q/metrics}, read from the per-loop slots at scrape time: the hot path
+ * pays nothing for Prometheus. Series: {@code portico_requests_total{status_class,vhost}},
+ * {@code portico_request_duration_seconds{vhost}} and {@code portico_upstream_duration_seconds{vhost}}
+ * (histograms), {@code portico_local_replies_total{reason}}, {@code portico_bytes_received_total{vhost}},
+ * {@code portico_bytes_sent_total{vhost}}, {@code portico_in_flight_requests{vhost}},
+ * {@code portico_client_connections} and {@code portico_dropped_total{what}}.
+ */
+@Singleton
+public class PrometheusExport extends Collector {
+
+    static final double[] BOUNDS_SECONDS = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+            30, 60};
+
+    private final StatsRegistry registry;
+    private final PrometheusMeterRegistry prometheus;
+
+    public PrometheusExport(StatsRegistry registry, PrometheusMeterRegistry prometheus) {
+        this.registry = registry;
+        this.prometheus = prometheus;
+    }
+
+    void register(@Observes StartupEvent event) {
+        register(prometheus.getPrometheusRegistry());
+    }
+
+    @Override
+    public List<MetricFamilySamples> collect() {
+        CounterMetricFamily requests = new CounterMetricFamily("portico_requests",
+                "Requests completed by the data plane, by vhost and status class", List.of("status_class", "vhost"));
+        CounterMetricFamily bytesIn = new CounterMetricFamily("portico_bytes_received",
+                "Request body bytes received from clients", List.of("vhost"));
+        CounterMetricFamily bytesOut = new CounterMetricFamily("portico_bytes_sent",
+                "Response body bytes sent to clients", List.of("vhost"));
+        GaugeMetricFamily inFlight = new GaugeMetricFamily("portico_in_flight_requests",
+                "Requests being served", List.of("vhost"));
+        List<MetricFamilySamples.Sample> latency = new ArrayList<>();
+        List<MetricFamilySamples.Sample> upstream = new ArrayList<>();
+        long[] reasons = new long[LocalReason.values().length];
+
+        List<VhostStats> all = registry.vhosts();
+        all.add(registry.unmatched());
+        for (VhostStats vhost : all) {
+            VhostStats.Totals totals = vhost.totals();
+            String name = vhost.name();
+            for (int c = 1; c <= 5; c++) {
+                requests.addMetric(List.of(c + "xx", name), totals.statusClass(c));
+            }
+            bytesIn.addMetric(List.of(name), totals.bytesIn());
+            bytesOut.addMetric(List.of(name), totals.bytesOut());
+            inFlight.addMetric(List.of(name), totals.inFlight());
+            for (LocalReason reason : LocalReason.values()) {
+                reasons[reason.ordinal()] += totals.reason(reason);
+            }
+            VhostStats.CumulativeLatency cumulative = vhost.cumulative(BOUNDS_SECONDS);
+            addHistogram(latency, "portico_request_duration_seconds", name, cumulative.buckets(),
+                    cumulative.count(), cumulative.sumSeconds());
+            addHistogram(upstream, "portico_upstream_duration_seconds", name, cumulative.upstreamBuckets(),
+                    cumulative.upstreamCount(), cumulative.upstreamSumSeconds());
+        }
+        CounterMetricFamily localReplies = new CounterMetricFamily("portico_local_replies",
+                "Requests Portico answered or ended itself, by reason", List.of("reason"));
+        for (LocalReason reason : LocalReason.values()) {
+            localReplies.addMetric(List.of(reason.code()), reasons[reason.ordinal()]);
+        }
+        GaugeMetricFamily connections = new GaugeMetricFamily("portico_client_connections",
+                "Open client connections to the data plane", registry.connections().active());
+        CounterMetricFamily dropped = new CounterMetricFamily("portico_dropped",
+                "Accounting work dropped rather than slowing requests", List.of("what"));
+        for (Drops drop : Drops.values()) {
+            dropped.addMetric(List.of(drop.code()), drop.count());
+        }
+        return List.of(requests, bytesIn, bytesOut, inFlight, localReplies, connections, dropped,
+                new MetricFamilySamples("portico_request_duration_seconds", Type.HISTOGRAM,
+                        "Time from request head to the end of the response", latency),
+                new MetricFamilySamples("portico_upstream_duration_seconds", Type.HISTOGRAM,
+                        "Time from connecting to the upstream to its response head", upstream));
+    }
+
+    private static void addHistogram(List<MetricFamilySamples.Sample> samples, String name, String vhost, long[] buckets, long count,
+                                     double sum) {
+        for (int i = 0; i < BOUNDS_SECONDS.length; i++) {
+            samples.add(new MetricFamilySamples.Sample(name + "_bucket", List.of("vhost", "le"), List.of(vhost,
+                    Collector.doubleToGoString(BOUNDS_SECONDS[i])), buckets[i]));
+        }
+        samples.add(new MetricFamilySamples.Sample(name + "_bucket", List.of("vhost", "le"), List.of(vhost, "+Inf"), count));
+        samples.add(new MetricFamilySamples.Sample(name + "_count", List.of("vhost"), List.of(vhost), count));
+        samples.add(new MetricFamilySamples.Sample(name + "_sum", List.of("vhost"), List.of(vhost), sum));
+    }
+}

@@ -1,0 +1,55 @@
+package dev.portico.stats;
+
+import dev.portico.config.PorticoConfig;
+import jakarta.inject.Singleton;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Every vhost's {@link VhostStats}, kept across snapshots by name, plus the requests no vhost served and the
+ * client connections. The snapshot compiler binds each compiled vhost to its stats, so the hot path never looks
+ * anything up.
+ */
+@Singleton
+public class StatsRegistry {
+
+    /** The pseudo-vhost that accounts requests no vhost served (unknown host, malformed request). */
+    public static final String UNMATCHED = "(none)";
+
+    private final int loops;
+    private final ConcurrentHashMap<String, VhostStats> byVhost = new ConcurrentHashMap<>();
+    private final VhostStats unmatched;
+    private final ConnectionCounts connections;
+
+    public StatsRegistry(PorticoConfig config) {
+        this.loops = config.dataplane().eventLoopCount();
+        this.unmatched = new VhostStats(UNMATCHED, loops);
+        this.connections = new ConnectionCounts(loops);
+    }
+
+    /** The stats of a vhost, created on first use. */
+    public VhostStats forVhost(String name) {
+        return byVhost.computeIfAbsent(name, n -> new VhostStats(n, loops));
+    }
+
+    public VhostStats unmatched() {
+        return unmatched;
+    }
+
+    public ConnectionCounts connections() {
+        return connections;
+    }
+
+    /** Forgets the vhosts that no longer exist, so deleted vhosts leave no series behind. */
+    public void retainVhosts(Set<String> names) {
+        byVhost.keySet().retainAll(names);
+    }
+
+    /** The vhosts' stats, without the unmatched pseudo-vhost. */
+    public List<VhostStats> vhosts() {
+        return new ArrayList<>(byVhost.values());
+    }
+}

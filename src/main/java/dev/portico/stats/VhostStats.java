@@ -1,0 +1,143 @@
+package dev.portico.stats;
+
+import dev.portico.dataplane.LocalReason;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The live statistics of one vhost: a {@link LoopSlot} per event loop for the hot path, and the merged view the
+ * aggregator keeps (totals, the histogram of the current interval, the cumulative histogram behind the
+ * Prometheus buckets). Lives as long as the vhost does, across snapshots.
+ */
+public final class VhostStats {
+
+    private final String name;
+    private final LoopSlot[] slots;
+
+    // Aggregator state, guarded by this object's monitor.
+    private final Histogram intervalLatency = newHistogram();
+    private final Histogram intervalUpstream = newHistogram();
+    private final Histogram cumulativeLatency = newHistogram();
+    private final Histogram cumulativeUpstream = newHistogram();
+    private long lastRequests;
+
+    VhostStats(String name, int loops) {
+        this.name = name;
+        this.slots = new LoopSlot[loops];
+        for (int i = 0; i < loops; i++) {
+            slots[i] = new LoopSlot();
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The slot event loop {@code loopIndex} writes. */
+    public LoopSlot slot(int loopIndex) {
+        return slots[loopIndex];
+    }
+
+    /** Sums the slots' counters as of now. */
+    synchronized Totals totals() {
+        long[] sum = new long[LoopSlot.SIZE];
+        for (LoopSlot slot : slots) {
+            for (int i = 0; i < LoopSlot.SIZE; i++) {
+                sum[i] += slot.read(i);
+            }
+        }
+        return new Totals(sum);
+    }
+
+    /** Moves the recorders' latest values into the interval and cumulative histograms. */
+    synchronized void drain() {
+        Histogram latency = newHistogram();
+        Histogram upstream = newHistogram();
+        for (LoopSlot slot : slots) {
+            slot.drainLatency(latency, upstream);
+        }
+        intervalLatency.add(latency);
+        intervalUpstream.add(upstream);
+        cumulativeLatency.add(latency);
+        cumulativeUpstream.add(upstream);
+    }
+
+    /**
+     * Ends the current interval: its latency summaries and the request count since the previous interval. The
+     * interval's histograms are also added to {@code allLatency}/{@code allUpstream}, for the totals.
+     */
+    synchronized Interval closeInterval(Histogram allLatency, Histogram allUpstream) {
+        drain();
+        Totals totals = totals();
+        Interval interval = new Interval(totals, totals.requests() - lastRequests, Latency.of(intervalLatency),
+                Latency.of(intervalUpstream));
+        lastRequests = totals.requests();
+        allLatency.add(intervalLatency);
+        allUpstream.add(intervalUpstream);
+        intervalLatency.reset();
+        intervalUpstream.reset();
+        return interval;
+    }
+
+    /** Counts of the cumulative latency histograms at or below each bound (in seconds), for Prometheus. */
+    synchronized CumulativeLatency cumulative(double[] boundsSeconds) {
+        drain();
+        return new CumulativeLatency(bucketCounts(cumulativeLatency, boundsSeconds),
+                cumulativeLatency.getTotalCount(), sumSeconds(cumulativeLatency),
+                bucketCounts(cumulativeUpstream, boundsSeconds), cumulativeUpstream.getTotalCount(),
+                sumSeconds(cumulativeUpstream));
+    }
+
+    private static long[] bucketCounts(Histogram histogram, double[] boundsSeconds) {
+        long[] counts = new long[boundsSeconds.length];
+        for (int i = 0; i < boundsSeconds.length; i++) {
+            long micros = (long) Math.min(LoopSlot.HIGHEST_MICROS, boundsSeconds[i] * 1_000_000);
+            counts[i] = histogram.getCountBetweenValues(0, micros);
+        }
+        return counts;
+    }
+
+    private static double sumSeconds(Histogram histogram) {
+        // HdrHistogram keeps counts, not the sum; the mean times the count is exact to the histogram's precision.
+        return histogram.getTotalCount() == 0 ? 0 : histogram.getMean() * histogram.getTotalCount() / 1_000_000.0;
+    }
+
+    static Histogram newHistogram() {
+        return new Histogram(1, LoopSlot.HIGHEST_MICROS, LoopSlot.DIGITS);
+    }
+
+    /** Counter sums across loops. */
+    record Totals(long[] counts) {
+        long requests() {
+            return counts[LoopSlot.REQUESTS];
+        }
+
+        long inFlight() {
+            return Math.max(0, counts[LoopSlot.STARTED] - counts[LoopSlot.REQUESTS]);
+        }
+
+        long bytesIn() {
+            return counts[LoopSlot.BYTES_IN];
+        }
+
+        long bytesOut() {
+            return counts[LoopSlot.BYTES_OUT];
+        }
+
+        long statusClass(int statusClass) {
+            return counts[LoopSlot.STATUS_1XX + statusClass - 1];
+        }
+
+        long reason(LocalReason reason) {
+            return counts[LoopSlot.REASONS + reason.ordinal()];
+        }
+    }
+
+    /** One aggregation interval of a vhost. */
+    record Interval(Totals totals, long requestsInInterval, Latency latency, Latency upstreamLatency) {
+    }
+
+    /** Prometheus view of the cumulative histograms. */
+    record CumulativeLatency(long[] buckets, long count, double sumSeconds, long[] upstreamBuckets,
+                             long upstreamCount, double upstreamSumSeconds) {
+    }
+}
