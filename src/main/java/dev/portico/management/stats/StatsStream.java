@@ -34,7 +34,7 @@ public class StatsStream {
     void subscribe(SseEventSink sink, Sse sse, String vhost, LiveStats latest) {
         Subscriber subscriber = new Subscriber(sink, sse, vhost);
         subscribers.add(subscriber);
-        subscriber.offer(event(sse, latest, vhost));
+        subscriber.offer(event(sse, latest, vhost), null);
     }
 
     /** Open streams now. */
@@ -50,10 +50,8 @@ public class StatsStream {
                 subscribers.remove(subscriber);
                 continue;
             }
-            subscriber.offer(event(subscriber.sse, stats, subscriber.vhost));
-            if (heartbeat) {
-                subscriber.offer(subscriber.sse.newEventBuilder().comment("heartbeat").build());
-            }
+            OutboundSseEvent event = event(subscriber.sse, stats, subscriber.vhost);
+            subscriber.offer(event, heartbeat ? subscriber.sse.newEventBuilder().comment("heartbeat").build() : null);
         }
     }
 
@@ -79,8 +77,7 @@ public class StatsStream {
         private final SseEventSink sink;
         private final Sse sse;
         private final String vhost;
-        private volatile boolean writing;
-        private volatile boolean failed;
+        private final OneInFlight sender = new OneInFlight(this::failed);
 
         Subscriber(SseEventSink sink, Sse sse, String vhost) {
             this.sink = sink;
@@ -89,23 +86,18 @@ public class StatsStream {
         }
 
         boolean closed() {
-            return failed || sink.isClosed();
+            return sender.failed() || sink.isClosed();
         }
 
-        void offer(OutboundSseEvent event) {
-            if (writing) {
-                Drops.SSE_EVENTS.add(1);
-                return;
-            }
-            writing = true;
-            sink.send(event).whenComplete((ignored, error) -> {
-                writing = false;
-                if (error != null) {
-                    failed = true;
-                    subscribers.remove(this);
-                    sink.close();
-                }
-            });
+        /** Sends the event and, when given, a comment right after it, as one write in flight. */
+        void offer(OutboundSseEvent event, OutboundSseEvent comment) {
+            sender.offer(() -> comment == null ? sink.send(event)
+                    : sink.send(event).thenCompose(sent -> sink.send(comment)));
+        }
+
+        private void failed() {
+            subscribers.remove(this);
+            sink.close();
         }
     }
 }
