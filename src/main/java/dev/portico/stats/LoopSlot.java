@@ -81,17 +81,23 @@ public final class LoopSlot {
         }
     }
 
-    /** Moves what was recorded since the last call into {@code into}; called by the aggregator only. */
-    void drainLatency(Histogram into, Histogram upstreamInto) {
+    /**
+     * Moves what was recorded since the last call into both the interval and the cumulative histograms; called by
+     * the aggregator only.
+     */
+    void drainLatency(Histogram interval, Histogram cumulative, Histogram upstreamInterval,
+                      Histogram upstreamCumulative) {
         SingleWriterRecorder total = latency;
         if (total != null) {
             spareLatency = total.getIntervalHistogram(spareLatency);
-            into.add(spareLatency);
+            interval.add(spareLatency);
+            cumulative.add(spareLatency);
         }
         SingleWriterRecorder upstream = upstreamLatency;
         if (upstream != null) {
             spareUpstreamLatency = upstream.getIntervalHistogram(spareUpstreamLatency);
-            upstreamInto.add(spareUpstreamLatency);
+            upstreamInterval.add(spareUpstreamLatency);
+            upstreamCumulative.add(spareUpstreamLatency);
         }
     }
 

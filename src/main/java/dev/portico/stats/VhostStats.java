@@ -50,15 +50,9 @@ public final class VhostStats {
 
     /** Moves the recorders' latest values into the interval and cumulative histograms. */
     synchronized void drain() {
-        Histogram latency = newHistogram();
-        Histogram upstream = newHistogram();
         for (LoopSlot slot : slots) {
-            slot.drainLatency(latency, upstream);
+            slot.drainLatency(intervalLatency, cumulativeLatency, intervalUpstream, cumulativeUpstream);
         }
-        intervalLatency.add(latency);
-        intervalUpstream.add(upstream);
-        cumulativeLatency.add(latency);
-        cumulativeUpstream.add(upstream);
     }
 
     /**
