@@ -2,6 +2,7 @@ package dev.portico.dataplane.stage.forward;
 
 import dev.portico.dataplane.Exchange;
 import dev.portico.dataplane.stage.Stage;
+import io.vertx.core.http.HttpVersion;
 
 /**
  * The terminal stage of a proxied vhost: sends the request to one of the vhost's upstreams and streams the
@@ -14,7 +15,8 @@ public final class ForwardStage implements Stage {
     private final String hostOverride;
     private final int connectTimeoutMillis;
     private final long readTimeoutMillis;
-    private final String viaPseudonym;
+    private final String via11;
+    private final String via10;
 
     /**
      * @param hostOverride a {@code Host} value the vhost's request header rules fix, or null
@@ -27,7 +29,8 @@ public final class ForwardStage implements Stage {
         this.hostOverride = hostOverride;
         this.connectTimeoutMillis = connectTimeoutMillis;
         this.readTimeoutMillis = readTimeoutMillis;
-        this.viaPseudonym = viaPseudonym;
+        this.via11 = "1.1 " + viaPseudonym;
+        this.via10 = "1.0 " + viaPseudonym;
     }
 
     @Override
@@ -48,8 +51,9 @@ public final class ForwardStage implements Stage {
         return readTimeoutMillis;
     }
 
-    String viaPseudonym() {
-        return viaPseudonym;
+    /** The {@code Via} entry for a message received with this HTTP version (RFC 9110 section 7.6.3). */
+    String via(HttpVersion received) {
+        return received == HttpVersion.HTTP_1_0 ? via10 : via11;
     }
 
     /** The {@code Host} the upstream sees: a fixed override, the client's, or the upstream's own authority. */

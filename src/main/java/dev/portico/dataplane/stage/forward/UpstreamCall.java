@@ -62,11 +62,11 @@ final class UpstreamCall {
         pool = exchange.loop().upstreams().acquire(next, stage.connectTimeoutMillis());
         exchange.upstreamStarted(next.spec().origin());
         String path = exchange.target().pathAndQuery();
+        String base = next.spec().basePath();
         RequestOptions options = new RequestOptions()
                 .setServer(next.server())
                 .setMethod(exchange.request().method())
-                .setURI(path.equals("*") ? (next.spec().basePath().isEmpty() ? "*" : next.spec().basePath())
-                        : next.spec().basePath() + path)
+                .setURI(base.isEmpty() ? path : path.equals("*") ? base : base + path)
                 .setConnectTimeout(stage.connectTimeoutMillis());
         pool.client().request(options).onComplete(this::connected);
     }
@@ -102,7 +102,7 @@ final class UpstreamCall {
         HopByHopHeaders.of(inHeaders).copyEndToEnd(inHeaders, out, "Host", "Expect");
         out.set(HttpHeaders.HOST, stage.hostFor(exchange, target));
         out.set(Exchange.REQUEST_ID_HEADER, exchange.requestId());
-        out.add(VIA, (in.version() == HttpVersion.HTTP_1_0 ? "1.0 " : "1.1 ") + stage.viaPseudonym());
+        out.add(VIA, stage.via(in.version()));
         request.response().onComplete(this::responded);
         if (RequestTarget.hasBody(in)) {
             if (inHeaders.contains(HttpHeaders.TRANSFER_ENCODING)) {
@@ -168,7 +168,7 @@ final class UpstreamCall {
         MultiMap upHeaders = upstream.headers();
         MultiMap outHeaders = response.headers();
         HopByHopHeaders.of(upHeaders).copyEndToEnd(upHeaders, outHeaders, null, null);
-        outHeaders.add(VIA, (upstream.version() == HttpVersion.HTTP_1_0 ? "1.0 " : "1.1 ") + stage.viaPseudonym());
+        outHeaders.add(VIA, stage.via(upstream.version()));
         boolean bodyless = exchange.request().method() == HttpMethod.HEAD || status == 204 || status == 304
                 || status < 200;
         if (!bodyless && !outHeaders.contains(HttpHeaders.CONTENT_LENGTH)

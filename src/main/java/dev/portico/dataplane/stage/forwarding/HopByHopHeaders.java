@@ -13,6 +13,8 @@ import java.util.Map;
  */
 public final class HopByHopHeaders {
 
+    private static final HopByHopHeaders FIXED_ONLY = new HopByHopHeaders(List.of());
+
     private final List<String> nominated;
 
     private HopByHopHeaders(List<String> nominated) {
@@ -21,6 +23,9 @@ public final class HopByHopHeaders {
 
     /** Reads the {@code Connection} header(s) of a message; allocates only when they nominate extra fields. */
     public static HopByHopHeaders of(MultiMap headers) {
+        if (headers.get("Connection") == null) {
+            return FIXED_ONLY;
+        }
         List<String> nominated = null;
         for (String value : headers.getAll("Connection")) {
             for (String token : value.split(",")) {
@@ -41,7 +46,7 @@ public final class HopByHopHeaders {
         if (isFixed(name)) {
             return true;
         }
-        for (int i = 0; i < nominated.size(); i++) {
+        for (int i = 0, n = nominated.size(); i < n; i++) {
             if (nominated.get(i).equalsIgnoreCase(name)) {
                 return true;
             }
@@ -65,6 +70,11 @@ public final class HopByHopHeaders {
 
     /** The fixed list of RFC 9110 section 7.6.1, case-insensitive, without allocating. */
     public static boolean isFixed(String name) {
+        // Almost every header fails on the first character; only then compare whole names.
+        char first = name.isEmpty() ? 0 : (char) (name.charAt(0) | 0x20);
+        if (first != 't' && first != 'u' && first != 'c' && first != 'k' && first != 'p') {
+            return false;
+        }
         switch (name.length()) {
             case 2:
                 return name.equalsIgnoreCase("te");
