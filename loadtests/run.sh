@@ -296,11 +296,11 @@ target_ticks() {
     echo "$total"
 }
 
-run_wrk() {     # run_wrk TARGET PATH SECONDS OUTFILE
+run_wrk() {     # run_wrk TARGET PATH SECONDS OUTFILE [EXPECTED_BODY_BYTES]
     local port
     port=$(target_port "$1")
     # Bounded twice: wrk's own -d, and timeout(1) in case wrk hangs.
-    BENCH_HOST=$BENCH_HOST timeout -k 5 $(($3 + 30)) \
+    EXPECT_BYTES=${5:-} BENCH_HOST=$BENCH_HOST timeout -k 5 $(($3 + 30)) \
         taskset -c "$LOAD_CPU" wrk -t1 -c"$CONNECTIONS" -d"$3"s --timeout 5s -s "$HERE/report.lua" \
         "http://127.0.0.1:$port$2" >"$4" 2>&1 || log "wrk exited with status $? ($1 $2)"
 }
@@ -320,25 +320,25 @@ require_alive() {   # require_alive TARGET: stop with a clear message when a pro
     die "$1 (pid $pid) is no longer running; logs in $WORK"
 }
 
-measure() {     # measure SCENARIO TARGET PATH RUN
+measure() {     # measure SCENARIO TARGET PATH RUN BODY_BYTES
     local before after out=$WORK/wrk-$1-$2-$4.txt line
     require_alive "$2"
     before=$(target_ticks "$2")
-    run_wrk "$2" "$3" "$DURATION_SECS" "$out"
+    run_wrk "$2" "$3" "$DURATION_SECS" "$out" "$5"
     require_alive "$2"
     after=$(target_ticks "$2")
     line=$(grep '^RESULT ' "$out" | tail -n 1) || { cat "$out" >&2; die "no RESULT line from wrk ($2 $3)"; }
     # RESULT requests=N duration_us=N p50_us=N p99_us=N max_us=N non2xx=N socket_errors=N bytes=N
-    local requests duration p99 non2xx sockerr
+    local requests duration p99 sockerr bad
     requests=$(result_field requests "$line")
     duration=$(result_field duration_us "$line")
     p99=$(result_field p99_us "$line")
-    non2xx=$(result_field non2xx "$line")
     sockerr=$(result_field socket_errors "$line")
-    RESULTS+="$1 $2 $4 $requests $duration $p99 $((non2xx + sockerr)) $((after - before))"$'\n'
+    bad=$(result_field bad "$line")     # every response checked: status 200 and the file's exact size
+    RESULTS+="$1 $2 $4 $requests $duration $p99 $((bad + sockerr)) $((after - before))"$'\n'
     log "$(printf '%-7s %-8s run %d: %8.0f req/s  p99 %6.2f ms  errors %d  cpu %d ticks' "$1" "$2" "$4" \
         "$(awk -v r="$requests" -v d="$duration" 'BEGIN { print r / (d / 1e6) }')" \
-        "$(awk -v p="$p99" 'BEGIN { print p / 1000 }')" $((non2xx + sockerr)) $((after - before)))"
+        "$(awk -v p="$p99" 'BEGIN { print p / 1000 }')" $((bad + sockerr)) $((after - before)))"
 }
 
 report() {
@@ -401,7 +401,7 @@ main() {
         # Interleave the targets run by run, so slow drift on the machine affects both alike.
         for ((run = 1; run <= RUNS; run++)); do
             for target in "${TARGETS[@]}"; do
-                measure "$name" "$target" "$path" "$run"
+                measure "$name" "$target" "$path" "$run" "$size"
             done
         done
     done
