@@ -77,7 +77,8 @@ public class DataPlaneServer {
         }
         listening = true;
         started = true;
-        LOG.infof("Data plane listening on %s:%d with %d event loops", dataplane.host(), state.port(), instances);
+        LOG.infof("Data plane listening on %s:%d with %d event loops (%s transport)", dataplane.host(), state.port(),
+                instances, vertx.isNativeTransportEnabled() ? "native epoll" : "NIO");
     }
 
     void stop(@Observes ShutdownEvent event) {
