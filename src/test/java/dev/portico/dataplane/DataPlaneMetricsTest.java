@@ -75,7 +75,7 @@ class DataPlaneMetricsTest extends DataPlaneTestSupport {
         double abortedBefore = sample(scrape(), "portico_local_replies_total{reason=\"client_aborted\"}");
         for (int i = 0; i < 20; i++) {
             try (java.net.Socket socket = new java.net.Socket("127.0.0.1", dataPlane.port())) {
-                socket.getOutputStream().write(("GET /bytes/" + (50 * 1024 * 1024) + " HTTP/1.1\r\n"
+                socket.getOutputStream().write(("GET /bytes/" + (16 * 1024 * 1024) + " HTTP/1.1\r\n"
                         + "Host: leaving.test\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
                 socket.getInputStream().readNBytes(64 * 1024);
                 socket.setSoLinger(true, 0); // leave with a reset, as a client killed mid-download does
