@@ -20,10 +20,12 @@ public record VhostSpec(
         Duration readTimeout,
         boolean securityHeaders,
         HeaderRules requestHeaders,
-        HeaderRules responseHeaders) {
+        HeaderRules responseHeaders,
+        AccessLogSpec accessLog) {
 
     public VhostSpec {
         hostnames = List.copyOf(hostnames);
         upstreams = List.copyOf(upstreams);
+        accessLog = accessLog == null ? AccessLogSpec.DEFAULT : accessLog;
     }
 }

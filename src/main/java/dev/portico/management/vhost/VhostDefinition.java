@@ -44,7 +44,9 @@ public record VhostDefinition(
         @Schema(description = "Edits to the request sent upstream; set.Host fixes the Host header")
         HeaderRulesDefinition requestHeaders,
         @Schema(description = "Edits to the response sent to the client, applied after the security headers")
-        HeaderRulesDefinition responseHeaders) {
+        HeaderRulesDefinition responseHeaders,
+        @Schema(description = "Whether and how this vhost's requests are written to the access log")
+        AccessLogDefinition accessLog) {
 
     /** One upstream. */
     @Schema(name = "Upstream")
@@ -54,6 +56,28 @@ public record VhostDefinition(
             String url,
             @Schema(description = "Relative share of requests, 1-100", defaultValue = "1")
             Integer weight) {
+    }
+
+    /** Access-log settings of one vhost. */
+    @Schema(name = "AccessLog")
+    public record AccessLogDefinition(
+            @Schema(description = "Write a line for every request of this vhost", defaultValue = "true")
+            Boolean enabled,
+            @Schema(description = "Replace the query string of the path and of the Referer with REDACTED, for URLs "
+                    + "that carry tokens or personal data", defaultValue = "false")
+            Boolean redactQuery) {
+
+        /** What a vhost that says nothing gets. */
+        static final AccessLogDefinition DEFAULT = new AccessLogDefinition(true, false);
+
+        /** With defaults filled in; a vhost stored before the access log existed has none. */
+        static AccessLogDefinition normalised(AccessLogDefinition in) {
+            if (in == null) {
+                return DEFAULT;
+            }
+            return new AccessLogDefinition(in.enabled() == null || in.enabled(),
+                    in.redactQuery() != null && in.redactQuery());
+        }
     }
 
     /** Header edits: remove, then set (replace), then add (append). */

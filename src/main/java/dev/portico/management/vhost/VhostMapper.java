@@ -3,9 +3,11 @@ package dev.portico.management.vhost;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.portico.config.AccessLogSpec;
 import dev.portico.config.HeaderRules;
 import dev.portico.config.UpstreamSpec;
 import dev.portico.config.VhostSpec;
+import dev.portico.management.vhost.VhostDefinition.AccessLogDefinition;
 import dev.portico.management.vhost.VhostDefinition.HeaderRulesDefinition;
 
 import java.util.List;
@@ -51,7 +53,12 @@ final class VhostMapper {
                 .toList();
         return new VhostSpec(id, d.name(), version, d.hostnames(), d.enabled(), d.preserveHost(), upstreams,
                 DurationText.parse(d.connectTimeout()), DurationText.parse(d.readTimeout()), d.securityHeaders(),
-                rules(d.requestHeaders()), rules(d.responseHeaders()));
+                rules(d.requestHeaders()), rules(d.responseHeaders()), accessLog(d.accessLog()));
+    }
+
+    private static AccessLogSpec accessLog(AccessLogDefinition d) {
+        AccessLogDefinition n = AccessLogDefinition.normalised(d);
+        return new AccessLogSpec(n.enabled(), n.redactQuery());
     }
 
     private static HeaderRules rules(HeaderRulesDefinition d) {

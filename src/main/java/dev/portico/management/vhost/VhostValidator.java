@@ -56,7 +56,8 @@ final class VhostValidator {
                 v.duration("readTimeout", in.readTimeout(), DEFAULT_READ_TIMEOUT),
                 in.securityHeaders() == null || in.securityHeaders(),
                 v.rules("requestHeaders", in.requestHeaders(), true),
-                v.rules("responseHeaders", in.responseHeaders(), false));
+                v.rules("responseHeaders", in.responseHeaders(), false),
+                VhostDefinition.AccessLogDefinition.normalised(in.accessLog()));
         if (!v.errors.isEmpty()) {
             throw ApiProblem.invalid(v.errors);
         }

@@ -1,5 +1,6 @@
 package dev.portico.management.vhost;
 
+import dev.portico.management.vhost.VhostDefinition.AccessLogDefinition;
 import dev.portico.management.vhost.VhostDefinition.HeaderRulesDefinition;
 import dev.portico.management.vhost.VhostDefinition.UpstreamDefinition;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -25,6 +26,7 @@ public record VhostView(
         boolean securityHeaders,
         HeaderRulesDefinition requestHeaders,
         HeaderRulesDefinition responseHeaders,
+        AccessLogDefinition accessLog,
         Instant createdAt,
         Instant updatedAt) {
 
@@ -32,6 +34,7 @@ public record VhostView(
         return new VhostView(entity.id, entity.version, d.name(), d.hostnames(), d.enabled(), d.preserveHost(),
                 d.upstreams(), d.connectTimeout(), d.readTimeout(), d.securityHeaders(),
                 HeaderRulesDefinition.inNameOrder(d.requestHeaders()),
-                HeaderRulesDefinition.inNameOrder(d.responseHeaders()), entity.createdAt, entity.updatedAt);
+                HeaderRulesDefinition.inNameOrder(d.responseHeaders()), AccessLogDefinition.normalised(d.accessLog()),
+                entity.createdAt, entity.updatedAt);
     }
 }

@@ -82,7 +82,20 @@ class VhostApiTest {
                 .body("readTimeout", equalTo("60s"))
                 .body("upstreams[0].weight", equalTo(1))
                 .body("requestHeaders", equalTo(Map.of("set", Map.of(), "add", Map.of(), "remove", List.of())))
-                .body("responseHeaders", equalTo(Map.of("set", Map.of(), "add", Map.of(), "remove", List.of())));
+                .body("responseHeaders", equalTo(Map.of("set", Map.of(), "add", Map.of(), "remove", List.of())))
+                .body("accessLog", equalTo(Map.of("enabled", true, "redactQuery", false)));
+    }
+
+    @Test
+    void accessLogSettingsAreKeptAndHalfGivenOnesCompleted() {
+        JsonObject body = Api.vhost("shop", "shop.example.com", UPSTREAM)
+                .put("accessLog", new JsonObject().put("redactQuery", true));
+
+        Response created = post(body);
+
+        created.then().statusCode(201).body("accessLog", equalTo(Map.of("enabled", true, "redactQuery", true)));
+        Api.given().get(VHOSTS + "/" + created.path("id")).then()
+                .body("accessLog", equalTo(Map.of("enabled", true, "redactQuery", true)));
     }
 
     @Test

@@ -273,6 +273,16 @@ class VhostValidationTest {
     }
 
     @Test
+    void accessLogSettingsAreStrictlyTyped() {
+        JsonObject wrongType = valid().put("accessLog", new JsonObject().put("enabled", "no"));
+        assertInvalid(Api.given().body(wrongType.encode()).post(VHOSTS), "accessLog.enabled");
+
+        JsonObject unknown = valid().put("accessLog", new JsonObject().put("redactQueries", true));
+        assertInvalid(Api.given().body(unknown.encode()).post(VHOSTS), "accessLog.redactQueries");
+        assertNoVhosts();
+    }
+
+    @Test
     void anObjectWhereAListBelongsIsRefusedByPath() {
         JsonObject body = valid().put("hostnames", new JsonObject().put("a", "b"));
 
