@@ -1,0 +1,199 @@
+package dev.portico.accesslog;
+
+import dev.portico.stats.Drops;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** The writer thread: size-based rotation, retention, and failures that drop lines instead of stopping anything. */
+class AccessLogWriterTest {
+
+    @TempDir
+    Path dir;
+
+    private final List<Batch> recycled = new CopyOnWriteArrayList<>();
+
+    private AccessLogWriter writer(Path file, long maxFileSize, int maxFiles, int queue) {
+        return new AccessLogWriter(new AccessLogWriter.Settings(file, maxFileSize, maxFiles, queue), recycled::add,
+                new DropWarning());
+    }
+
+    /** A batch of {@code lines} lines of 100 bytes each, numbered from {@code first}. */
+    private static Batch batch(int first, int lines) {
+        Batch batch = new Batch(0, lines * 100);
+        for (int i = first; i < first + lines; i++) {
+            byte[] line = String.format("line %06d %s\n", i, "x".repeat(87)).getBytes(StandardCharsets.US_ASCII);
+            assertEquals(100, line.length);
+            batch.append(line, line.length);
+        }
+        return batch;
+    }
+
+    private static List<String> lines(Path file) throws IOException {
+        return Files.readAllLines(file, StandardCharsets.US_ASCII);
+    }
+
+    private static List<Integer> numbers(Path file) throws IOException {
+        return lines(file).stream().peek(line -> assertTrue(line.matches("line \\d{6} x{87}"), line))
+                .map(line -> Integer.parseInt(line.substring(5, 11))).toList();
+    }
+
+    @Test
+    void rotatesBySizeLikeLogrotateAndKeepsTheNewestFiles() throws Exception {
+        Path file = dir.resolve("logs/access.log");
+        Files.createDirectories(file.getParent());
+        // Leftovers of an earlier, larger max-files: retention removes them at the first rotation.
+        Files.writeString(AccessLogWriter.numbered(file, 4), "old\n");
+        Files.writeString(AccessLogWriter.numbered(file, 5), "old\n");
+        AccessLogWriter writer = writer(file, 1000, 3, 16);
+        writer.start();
+        for (int i = 0; i < 10; i++) {
+            assertTrue(writer.offer(batch(i * 4, 4)));
+        }
+        writer.stop(5000);
+
+        // Two 400-byte batches fit under 1000 bytes, the third starts a new file.
+        assertEquals(List.of(32, 33, 34, 35, 36, 37, 38, 39), numbers(file));
+        assertEquals(List.of(24, 25, 26, 27, 28, 29, 30, 31), numbers(AccessLogWriter.numbered(file, 1)));
+        assertEquals(List.of(16, 17, 18, 19, 20, 21, 22, 23), numbers(AccessLogWriter.numbered(file, 2)));
+        assertEquals(List.of(8, 9, 10, 11, 12, 13, 14, 15), numbers(AccessLogWriter.numbered(file, 3)));
+        assertFalse(Files.exists(AccessLogWriter.numbered(file, 4)));
+        assertFalse(Files.exists(AccessLogWriter.numbered(file, 5)));
+        try (var files = Files.list(file.getParent())) {
+            assertEquals(4, files.count());
+        }
+        assertEquals(10, recycled.size(), "every batch goes back for reuse");
+    }
+
+    @Test
+    void appendsToAnExistingFileAndCountsItsSize() throws Exception {
+        Path file = dir.resolve("access.log");
+        Files.writeString(file, "x".repeat(99) + "\n");
+        AccessLogWriter writer = writer(file, 500, 2, 16);
+        writer.start();
+        writer.offer(batch(0, 4));
+        writer.offer(batch(4, 1));
+        writer.stop(5000);
+        assertEquals(List.of(4), numbers(file));
+        assertEquals(5, lines(AccessLogWriter.numbered(file, 1)).size());
+    }
+
+    @Test
+    void aFileEmptiedByAnExternalCopytruncateIsNotRotatedEarly() throws Exception {
+        Path file = dir.resolve("access.log");
+        AccessLogWriter writer = writer(file, 500, 2, 16);
+        writer.start();
+        writer.offer(batch(0, 4));
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (Files.size(file) < 400 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.truncate(0);
+        }
+        writer.offer(batch(4, 2));
+        writer.stop(5000);
+        assertEquals(List.of(4, 5), numbers(file));
+        assertFalse(Files.exists(AccessLogWriter.numbered(file, 1)));
+    }
+
+    @Test
+    void aSymbolicLinkLikeDevStdoutIsWrittenThroughButNeverRotated() throws Exception {
+        Path real = dir.resolve("real.log");
+        Path link = Files.createSymbolicLink(dir.resolve("stdout"), real);
+        AccessLogWriter writer = writer(link, 250, 2, 16);
+        writer.start();
+        for (int i = 0; i < 3; i++) {
+            writer.offer(batch(i * 2, 2));
+        }
+        writer.stop(5000);
+        assertTrue(Files.isSymbolicLink(link));
+        assertEquals(List.of(0, 1, 2, 3, 4, 5), numbers(real));
+        assertFalse(Files.exists(AccessLogWriter.numbered(link, 1)));
+    }
+
+    @Test
+    void keepingNoRotatedFilesStartsTheFileAfresh() throws Exception {
+        Path file = dir.resolve("access.log");
+        AccessLogWriter writer = writer(file, 250, 0, 16);
+        writer.start();
+        for (int i = 0; i < 3; i++) {
+            writer.offer(batch(i * 2, 2));
+        }
+        writer.stop(5000);
+        assertEquals(List.of(4, 5), numbers(file));
+        assertFalse(Files.exists(AccessLogWriter.numbered(file, 1)));
+    }
+
+    @Test
+    void aFullDiskDropsAndCountsTheLinesAndTheWriterCarriesOn() {
+        Path full = Path.of("/dev/full");
+        assumeTrue(Files.exists(full) && Files.isWritable(full) && !Files.isRegularFile(full),
+                "needs Linux's /dev/full, where every write fails with ENOSPC");
+        long before = Drops.ACCESS_LOG_LINES.count();
+        AccessLogWriter writer = writer(full, 1000, 3, 16);
+        writer.start();
+        for (int i = 0; i < 3; i++) {
+            assertTrue(writer.offer(batch(i * 5, 5)));
+        }
+        writer.stop(5000);
+        assertEquals(before + 15, Drops.ACCESS_LOG_LINES.count());
+        assertEquals(3, recycled.size(), "failed batches are recycled too");
+        assertTrue(Files.exists(full), "a device is never rotated away");
+    }
+
+    @Test
+    void aFileThatCannotBeOpenedDropsAndCountsTheLines() throws Exception {
+        Path notADirectory = dir.resolve("plain-file");
+        Files.writeString(notADirectory, "");
+        long before = Drops.ACCESS_LOG_LINES.count();
+        AccessLogWriter writer = writer(notADirectory.resolve("access.log"), 1000, 3, 16);
+        writer.start();
+        writer.offer(batch(0, 7));
+        writer.stop(5000);
+        assertEquals(before + 7, Drops.ACCESS_LOG_LINES.count());
+    }
+
+    @Test
+    void aFullQueueRefusesBatchesAndTheLoopCountsThemDropped() {
+        long before = Drops.ACCESS_LOG_LINES.count();
+        // Not started: nothing drains the two-batch queue.
+        AccessLogWriter writer = writer(dir.resolve("access.log"), 1000, 3, 2);
+        LoopBatcher batcher = new LoopBatcher(0, 300, () -> writer, new DropWarning());
+        byte[] line = ("y".repeat(99) + "\n").getBytes(StandardCharsets.US_ASCII);
+        for (int i = 0; i < 12; i++) {
+            batcher.append(line, line.length);
+        }
+        batcher.flush();
+        // Four batches of three lines: two queued, two dropped.
+        assertEquals(before + 6, Drops.ACCESS_LOG_LINES.count());
+    }
+
+    @Test
+    void aLineLongerThanABatchIsCutToFitWithoutSplittingACharacter() throws Exception {
+        Path file = dir.resolve("access.log");
+        AccessLogWriter writer = writer(file, 1000, 1, 16);
+        writer.start();
+        LoopBatcher batcher = new LoopBatcher(0, 10, () -> writer, new DropWarning());
+        // 13 bytes; the cut at 10 would fall between the two bytes of the first é
+        byte[] line = "abcdefgh\u00e9\u00e9\n".getBytes(StandardCharsets.UTF_8);
+        batcher.append(line, line.length);
+        batcher.append("short\n".getBytes(StandardCharsets.US_ASCII), 6);
+        batcher.flush();
+        writer.stop(5000);
+        assertEquals("abcdefgh\nshort\n", Files.readString(file, StandardCharsets.UTF_8));
+    }
+}
