@@ -153,6 +153,10 @@ class PorticoProcessIT {
             assertTrue(first.process.waitFor(40, TimeUnit.SECONDS), "Portico exits after draining");
             first.reader.join(5000);
             assertTrue(first.output.toString().contains("Data plane drained"), first.output.toString());
+            // The access log in its default place: every request, the one finished while draining included.
+            Path accessLog = workDir.resolve("logs/access.log");
+            List<String> paths = accessLogPaths(accessLog);
+            assertEquals(List.of("/echo", "/slow/3000"), paths.stream().sorted().toList());
 
             Running second = new Running(workDir);
             second.awaitReady();
@@ -169,7 +173,19 @@ class PorticoProcessIT {
             }
             second.process.toHandle().destroy();
             assertTrue(second.process.waitFor(40, TimeUnit.SECONDS));
+            assertEquals(3, accessLogPaths(accessLog).size(), "a restart appends to the access log");
         }
+    }
+
+    private static List<String> accessLogPaths(Path file) throws IOException {
+        List<String> paths = new ArrayList<>();
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+            JsonObject json = new JsonObject(line);
+            assertEquals(200, json.getInteger("status"), line);
+            assertEquals("it", json.getString("vhost"), line);
+            paths.add(json.getString("path"));
+        }
+        return paths;
     }
 
     private static int freePort() {
