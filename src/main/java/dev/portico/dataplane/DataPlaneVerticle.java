@@ -47,6 +47,7 @@ final class DataPlaneVerticle extends AbstractVerticle {
                 .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
                 .setMaxInitialLineLength(config.maxRequestLine())
                 .setMaxHeaderSize(config.maxHeaderSize())
+                .setMaxChunkSize(UpstreamClients.BODY_CHUNK_SIZE)
                 .setHandle100ContinueAutomatically(false)
                 // HTTP/1.1 only for now: an "Upgrade: h2c" is a hop-by-hop header to drop, not a switch.
                 .setHttp2ClearTextEnabled(false)

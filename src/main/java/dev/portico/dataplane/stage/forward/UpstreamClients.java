@@ -21,6 +21,9 @@ public final class UpstreamClients {
     public record Settings(int maxConnections, int keepAliveSeconds) {
     }
 
+    /** The largest piece of a body relayed as one write (client and server side alike). */
+    public static final int BODY_CHUNK_SIZE = 64 * 1024;
+
     private final Vertx vertx;
     private final Settings settings;
     private final Map<String, PooledClient> pools = new HashMap<>();
@@ -74,6 +77,8 @@ public final class UpstreamClients {
                 .setConnectTimeout(connectTimeoutMillis)
                 .setMaxHeaderSize(64 * 1024)
                 .setMaxInitialLineLength(16 * 1024)
+                // Netty's decoder would cut bodies into 8 KiB pieces, each relayed and flushed as its own write.
+                .setMaxChunkSize(BODY_CHUNK_SIZE)
                 .setTcpNoDelay(true)
                 .setShared(false)
                 .setName("portico-upstream");
