@@ -1,8 +1,10 @@
 package dev.portico.dataplane.stage.forwarding;
 
+import io.netty.util.AsciiString;
 import io.vertx.core.MultiMap;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -42,12 +44,12 @@ public final class HopByHopHeaders {
     }
 
     /** Whether a header of this name is connection-specific in this message. */
-    public boolean excludes(String name) {
+    public boolean excludes(CharSequence name) {
         if (isFixed(name)) {
             return true;
         }
         for (int i = 0, n = nominated.size(); i < n; i++) {
-            if (nominated.get(i).equalsIgnoreCase(name)) {
+            if (AsciiString.contentEqualsIgnoreCase(nominated.get(i), name)) {
                 return true;
             }
         }
@@ -59,33 +61,45 @@ public final class HopByHopHeaders {
      * (either may be null): headers the caller writes itself.
      */
     public void copyEndToEnd(MultiMap from, MultiMap to, String skip1, String skip2) {
-        for (Map.Entry<String, String> header : from) {
-            String name = header.getKey();
-            if (!excludes(name) && (skip1 == null || !skip1.equalsIgnoreCase(name))
-                    && (skip2 == null || !skip2.equalsIgnoreCase(name))) {
-                to.add(name, header.getValue());
+        Iterator<Map.Entry<CharSequence, CharSequence>> entries = HeaderEntries.of(from);
+        if (entries == null) {
+            for (Map.Entry<String, String> header : from) {
+                copy(header.getKey(), header.getValue(), to, skip1, skip2);
             }
+            return;
+        }
+        while (entries.hasNext()) {
+            Map.Entry<CharSequence, CharSequence> header = entries.next();
+            copy(header.getKey(), header.getValue(), to, skip1, skip2);
+        }
+    }
+
+    private void copy(CharSequence name, CharSequence value, MultiMap to, String skip1, String skip2) {
+        if (!excludes(name) && (skip1 == null || !AsciiString.contentEqualsIgnoreCase(skip1, name))
+                && (skip2 == null || !AsciiString.contentEqualsIgnoreCase(skip2, name))) {
+            to.add(name, value);
         }
     }
 
     /** The fixed list of RFC 9110 section 7.6.1, case-insensitive, without allocating. */
-    public static boolean isFixed(String name) {
+    public static boolean isFixed(CharSequence name) {
         // Almost every header fails on the first character; only then compare whole names.
-        char first = name.isEmpty() ? 0 : (char) (name.charAt(0) | 0x20);
+        char first = name.length() == 0 ? 0 : (char) (name.charAt(0) | 0x20);
         if (first != 't' && first != 'u' && first != 'c' && first != 'k' && first != 'p') {
             return false;
         }
         switch (name.length()) {
             case 2:
-                return name.equalsIgnoreCase("te");
+                return AsciiString.contentEqualsIgnoreCase(name, "te");
             case 7:
-                return name.equalsIgnoreCase("upgrade");
+                return AsciiString.contentEqualsIgnoreCase(name, "upgrade");
             case 10:
-                return name.equalsIgnoreCase("connection") || name.equalsIgnoreCase("keep-alive");
+                return AsciiString.contentEqualsIgnoreCase(name, "connection")
+                        || AsciiString.contentEqualsIgnoreCase(name, "keep-alive");
             case 16:
-                return name.equalsIgnoreCase("proxy-connection");
+                return AsciiString.contentEqualsIgnoreCase(name, "proxy-connection");
             case 17:
-                return name.equalsIgnoreCase("transfer-encoding");
+                return AsciiString.contentEqualsIgnoreCase(name, "transfer-encoding");
             default:
                 return false;
         }
