@@ -18,7 +18,8 @@ import java.util.function.Consumer;
  */
 public final class Exchange {
 
-    public static final String REQUEST_ID_HEADER = "X-Request-Id";
+    /** Header names are pre-encoded {@code AsciiString}s: hashed once, written without encoding. */
+    public static final CharSequence REQUEST_ID_HEADER = HttpHeaders.createOptimized("X-Request-Id");
     private static final Stage[] NO_STAGES = new Stage[0];
     private static final String PROBLEM_JSON = "application/problem+json";
 

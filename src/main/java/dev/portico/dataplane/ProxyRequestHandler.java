@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.util.NetUtil;
 import io.vertx.core.Handler;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;
@@ -20,6 +21,8 @@ import java.util.List;
  * finds the vhost in the current snapshot and hands over to its pipeline; accounts the request when it ends.
  */
 final class ProxyRequestHandler implements Handler<HttpServerRequest> {
+
+    private static final CharSequence VIA = HttpHeaders.createOptimized("Via");
 
     private final SnapshotHolder snapshots;
     private final LoopState loop;
@@ -114,10 +117,10 @@ final class ProxyRequestHandler implements Handler<HttpServerRequest> {
 
     /** RFC 9110 section 7.6.3: a request carrying our own pseudonym in {@code Via} came back to us. */
     static boolean hasLooped(HttpServerRequest request, String pseudonym) {
-        if (request.headers().get("Via") == null) {
+        if (request.headers().get(VIA) == null) {
             return false;
         }
-        List<String> vias = request.headers().getAll("Via");
+        List<String> vias = request.headers().getAll(VIA);
         for (String via : vias) {
             int at = via.indexOf(pseudonym);
             while (at >= 0) {

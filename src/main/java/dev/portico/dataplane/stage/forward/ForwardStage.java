@@ -2,6 +2,7 @@ package dev.portico.dataplane.stage.forward;
 
 import dev.portico.dataplane.Exchange;
 import dev.portico.dataplane.stage.Stage;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpVersion;
 
 /**
@@ -15,8 +16,8 @@ public final class ForwardStage implements Stage {
     private final String hostOverride;
     private final int connectTimeoutMillis;
     private final long readTimeoutMillis;
-    private final String via11;
-    private final String via10;
+    private final CharSequence via11;
+    private final CharSequence via10;
 
     /**
      * @param hostOverride a {@code Host} value the vhost's request header rules fix, or null
@@ -29,8 +30,8 @@ public final class ForwardStage implements Stage {
         this.hostOverride = hostOverride;
         this.connectTimeoutMillis = connectTimeoutMillis;
         this.readTimeoutMillis = readTimeoutMillis;
-        this.via11 = "1.1 " + viaPseudonym;
-        this.via10 = "1.0 " + viaPseudonym;
+        this.via11 = HttpHeaders.createOptimized("1.1 " + viaPseudonym);
+        this.via10 = HttpHeaders.createOptimized("1.0 " + viaPseudonym);
     }
 
     @Override
@@ -52,7 +53,7 @@ public final class ForwardStage implements Stage {
     }
 
     /** The {@code Via} entry for a message received with this HTTP version (RFC 9110 section 7.6.3). */
-    String via(HttpVersion received) {
+    CharSequence via(HttpVersion received) {
         return received == HttpVersion.HTTP_1_0 ? via10 : via11;
     }
 

@@ -25,7 +25,7 @@ import org.jboss.logging.Logger;
 final class UpstreamCall {
 
     private static final Logger LOG = Logger.getLogger(UpstreamCall.class);
-    private static final String VIA = "Via";
+    private static final CharSequence VIA = HttpHeaders.createOptimized("Via");
 
     private final ForwardStage stage;
     private final Exchange exchange;
@@ -66,8 +66,8 @@ final class UpstreamCall {
         RequestOptions options = new RequestOptions()
                 .setServer(next.server())
                 .setMethod(exchange.request().method())
-                .setURI(base.isEmpty() ? path : path.equals("*") ? base : base + path)
-                .setConnectTimeout(stage.connectTimeoutMillis());
+                .setURI(base.isEmpty() ? path : path.equals("*") ? base : base + path);
+        // No per-request connect timeout (a timer per request): the pool's TCP connect timeout is the vhost's.
         pool.client().request(options).onComplete(this::connected);
     }
 

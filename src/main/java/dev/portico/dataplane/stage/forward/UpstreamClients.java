@@ -23,6 +23,7 @@ public final class UpstreamClients {
 
     /** The largest piece of a body relayed as one write (client and server side alike). */
     public static final int BODY_CHUNK_SIZE = 64 * 1024;
+    static final int MAX_WAITING = 4096;
 
     private final Vertx vertx;
     private final Settings settings;
@@ -75,6 +76,8 @@ public final class UpstreamClients {
                 .setTryUseCompression(false)
                 .setDecompressionSupported(false)
                 .setConnectTimeout(connectTimeoutMillis)
+                // Requests beyond the pool wait for a connection; this bounds how many may wait.
+                .setMaxWaitQueueSize(MAX_WAITING)
                 .setMaxHeaderSize(64 * 1024)
                 .setMaxInitialLineLength(16 * 1024)
                 // Netty's decoder would cut bodies into 8 KiB pieces, each relayed and flushed as its own write.

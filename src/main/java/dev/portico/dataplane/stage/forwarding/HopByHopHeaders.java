@@ -2,6 +2,7 @@ package dev.portico.dataplane.stage.forwarding;
 
 import io.netty.util.AsciiString;
 import io.vertx.core.MultiMap;
+import io.vertx.core.http.HttpHeaders;
 
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -25,11 +26,11 @@ public final class HopByHopHeaders {
 
     /** Reads the {@code Connection} header(s) of a message; allocates only when they nominate extra fields. */
     public static HopByHopHeaders of(MultiMap headers) {
-        if (headers.get("Connection") == null) {
+        if (headers.get(HttpHeaders.CONNECTION) == null) {
             return FIXED_ONLY;
         }
         List<String> nominated = null;
-        for (String value : headers.getAll("Connection")) {
+        for (String value : headers.getAll(HttpHeaders.CONNECTION)) {
             for (String token : value.split(",")) {
                 String name = token.trim().toLowerCase(Locale.ROOT);
                 if (!name.isEmpty() && !isFixed(name)) {
