@@ -195,4 +195,13 @@ public interface PorticoConfig {
         @WithDefault("true")
         boolean unmatched();
     }
+
+    /** The in-memory response cache shared by the vhosts that enable it. */
+    Cache cache();
+
+    interface Cache {
+        /** Memory for stored responses of all vhosts together; each vhost's {@code cache.maxSize} is a share of it. */
+        @WithDefault("256M")
+        MemorySize memoryBudget();
+    }
 }

@@ -1,5 +1,10 @@
 package dev.portico.config;
 
+import dev.portico.cache.CacheRegistry;
+import dev.portico.cache.ResponseStore;
+import dev.portico.dataplane.stage.cache.CacheStage;
+import java.util.UUID;
+
 import dev.portico.dataplane.stage.Stage;
 import dev.portico.dataplane.stage.forward.ForwardStage;
 import dev.portico.dataplane.stage.forward.UpstreamGroup;
@@ -36,14 +41,16 @@ public class SnapshotCompiler {
     private static final String HOST = "host";
 
     private final StatsRegistry stats;
+    private final CacheRegistry caches;
     private final TrustedProxies trustedProxies;
     private final String viaPseudonym;
     private final int maxFails;
     private final long failTimeoutNanos;
     private final Map<String, UpstreamHealth> health = new ConcurrentHashMap<>();
 
-    public SnapshotCompiler(PorticoConfig config, StatsRegistry stats) {
+    public SnapshotCompiler(PorticoConfig config, StatsRegistry stats, CacheRegistry caches) {
         this.stats = stats;
+        this.caches = caches;
         this.trustedProxies = TrustedProxies.parse(config.dataplane().trustedProxies().orElse(List.of()));
         this.viaPseudonym = config.dataplane().viaPseudonym()
                 .orElseGet(() -> "portico-" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16));
@@ -53,7 +60,13 @@ public class SnapshotCompiler {
 
     /** Builds a snapshot to publish; statistics and health state are bound to the vhosts it contains. */
     public synchronized RoutingSnapshot compile(long version, List<VhostSpec> specs) {
-        RoutingSnapshot snapshot = build(version, specs, true);
+        Map<UUID, CacheRegistry.Share> shares = new HashMap<>();
+        for (VhostSpec spec : specs) {
+            if (spec.cache().enabled()) {
+                shares.put(spec.id(), new CacheRegistry.Share(spec.name(), spec.cache().maxBytes()));
+            }
+        }
+        RoutingSnapshot snapshot = build(version, specs, caches.bind(shares));
         Set<String> names = new HashSet<>();
         Set<String> origins = new HashSet<>();
         for (CompiledVhost vhost : snapshot.vhosts()) {
@@ -73,7 +86,7 @@ public class SnapshotCompiler {
      * @throws CompileException for the first vhost that cannot be compiled
      */
     public void check(List<VhostSpec> specs) {
-        build(0, specs, false);
+        build(0, specs, null);
     }
 
     /** The {@code Via} pseudonym of this instance. */
@@ -86,7 +99,9 @@ public class SnapshotCompiler {
         return health.get(origin);
     }
 
-    private RoutingSnapshot build(long version, List<VhostSpec> specs, boolean bind) {
+    /** @param stores the bound response stores by vhost id; null for a dry run, which binds nothing */
+    private RoutingSnapshot build(long version, List<VhostSpec> specs, Map<UUID, ResponseStore> stores) {
+        boolean bind = stores != null;
         Map<String, CompiledVhost> exact = new HashMap<>();
         Map<String, CompiledVhost> wildcards = new HashMap<>();
         List<CompiledVhost> vhosts = new ArrayList<>(specs.size());
@@ -94,7 +109,7 @@ public class SnapshotCompiler {
         Map<String, String> owners = new LinkedHashMap<>();
         for (VhostSpec spec : specs) {
             int slot = vhosts.size();
-            CompiledVhost vhost = compileVhost(spec, slot, bind, poolKeys);
+            CompiledVhost vhost = compileVhost(spec, slot, stores, poolKeys);
             for (String hostname : spec.hostnames()) {
                 String owner = owners.putIfAbsent(hostname, spec.name());
                 if (owner != null) {
@@ -113,7 +128,9 @@ public class SnapshotCompiler {
                 trustedProxies, viaPseudonym);
     }
 
-    private CompiledVhost compileVhost(VhostSpec spec, int slot, boolean bind, Set<String> poolKeys) {
+    private CompiledVhost compileVhost(VhostSpec spec, int slot, Map<UUID, ResponseStore> stores,
+                                       Set<String> poolKeys) {
+        boolean bind = stores != null;
         if (spec.upstreams().isEmpty() || spec.upstreams().size() > UpstreamGroup.MAX_UPSTREAMS) {
             throw new CompileException(spec.name(), "upstreams",
                     "must list 1 to " + UpstreamGroup.MAX_UPSTREAMS + " upstreams");
@@ -152,12 +169,19 @@ public class SnapshotCompiler {
         if (spec.securityHeaders()) {
             stages.add(SecurityHeadersStage.DEFAULTS);
         }
+        ForwardStage forward = new ForwardStage(group, spec.preserveHost(), hostOverride, connectTimeout,
+                spec.readTimeout().toMillis(), viaPseudonym);
+        // The cache sits inside the response edits (they apply to hits too) and before the forwarding headers,
+        // which a hit does not need.
+        ResponseStore store = bind ? stores.get(spec.id()) : null;
+        if (store != null) {
+            stages.add(new CacheStage(spec.cache(), store, forward));
+        }
         stages.add(ForwardingHeadersStage.INSTANCE);
         if (!requestRules.isEmpty()) {
             stages.add(HeaderRulesStage.forRequest(requestRules));
         }
-        stages.add(new ForwardStage(group, spec.preserveHost(), hostOverride, connectTimeout,
-                spec.readTimeout().toMillis(), viaPseudonym));
+        stages.add(forward);
         return new CompiledVhost(spec, stages.toArray(new Stage[0]), group,
                 bind ? stats.forVhost(spec.name()) : null);
     }

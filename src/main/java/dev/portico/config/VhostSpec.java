@@ -21,11 +21,13 @@ public record VhostSpec(
         boolean securityHeaders,
         HeaderRules requestHeaders,
         HeaderRules responseHeaders,
-        AccessLogSpec accessLog) {
+        AccessLogSpec accessLog,
+        CacheSpec cache) {
 
     public VhostSpec {
         hostnames = List.copyOf(hostnames);
         upstreams = List.copyOf(upstreams);
         accessLog = accessLog == null ? AccessLogSpec.DEFAULT : accessLog;
+        cache = cache == null ? CacheSpec.DISABLED : cache;
     }
 }

@@ -36,7 +36,7 @@ final class DataPlaneVerticle extends AbstractVerticle {
     @Override
     public void start(Promise<Void> started) {
         PorticoConfig.DataPlane config = services.config();
-        loop = new LoopState(index, new UpstreamClients(vertx, services.upstream()), services.shared());
+        loop = new LoopState(index, new UpstreamClients(vertx, services.upstream()), services.shared(), context);
         loop.adopt(services.snapshots().current());
         ProxyRequestHandler handler = new ProxyRequestHandler(services.snapshots(), loop, services.stats(),
                 services.observers());

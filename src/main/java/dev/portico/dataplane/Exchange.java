@@ -42,6 +42,8 @@ public final class Exchange {
     private long upstreamHeadersNanos;
     private boolean headSent;
     private Runnable clientGoneHook;
+    private UpstreamTap upstreamTap;
+    private CacheOutcome cacheOutcome;
     private boolean clientGone;
     private boolean completed;
     private int status;
@@ -164,6 +166,25 @@ public final class Exchange {
      */
     public void onClientGone(Runnable hook) {
         this.clientGoneHook = hook;
+    }
+
+    /** What the response cache did, or null for vhosts without a cache. */
+    public CacheOutcome cacheOutcome() {
+        return cacheOutcome;
+    }
+
+    public void cacheOutcome(CacheOutcome outcome) {
+        this.cacheOutcome = outcome;
+    }
+
+    /** The tap on the upstream's response, or null. */
+    public UpstreamTap upstreamTap() {
+        return upstreamTap;
+    }
+
+    /** Sets what watches the upstream's response (one per request: a cache filling or revalidating). */
+    public void upstreamTap(UpstreamTap tap) {
+        this.upstreamTap = tap;
     }
 
     /** Records that the client connection closed before the response was complete, and runs the hook. */

@@ -19,6 +19,10 @@ public enum LocalReason {
     UPSTREAM_CONNECT_TIMEOUT(504, "upstream_connect_timeout", "Gateway Timeout"),
     UPSTREAM_RESPONSE_TIMEOUT(504, "upstream_response_timeout", "Gateway Timeout"),
     UPSTREAM_PROTOCOL_ERROR(502, "upstream_protocol_error", "Bad Gateway"),
+    /** {@code Cache-Control: only-if-cached} and nothing usable is stored (RFC 9111 section 5.2.1.7). */
+    NOT_CACHED(504, "not_cached", "Gateway Timeout"),
+    /** A precondition of the request ({@code If-Match}, {@code If-Unmodified-Since}) failed on a stored response. */
+    PRECONDITION_FAILED(412, "precondition_failed", "Precondition Failed"),
     /** The upstream failed after the response head was sent: the client connection is reset. */
     UPSTREAM_RESET(502, "upstream_reset", "Bad Gateway"),
     /** The client went away before the response was complete (nginx logs 499). */

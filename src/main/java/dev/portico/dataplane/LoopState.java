@@ -2,6 +2,7 @@ package dev.portico.dataplane;
 
 import dev.portico.config.RoutingSnapshot;
 import dev.portico.dataplane.stage.forward.UpstreamClients;
+import io.vertx.core.Context;
 import org.jboss.logging.Logger;
 
 import java.util.concurrent.atomic.AtomicInteger;
@@ -17,14 +18,21 @@ public final class LoopState {
     private final int index;
     private final UpstreamClients upstreams;
     private final DataPlaneState shared;
+    private final Context context;
     private final AtomicInteger inFlight = new AtomicInteger();
     private RoutingSnapshot cursorSnapshot;
     private int[] cursors = new int[0];
 
-    LoopState(int index, UpstreamClients upstreams, DataPlaneState shared) {
+    LoopState(int index, UpstreamClients upstreams, DataPlaneState shared, Context context) {
         this.index = index;
         this.upstreams = upstreams;
         this.shared = shared;
+        this.context = context;
+    }
+
+    /** The loop's Vert.x context: how other threads hand work to this loop. */
+    public Context context() {
+        return context;
     }
 
     /** This loop's number, 0 to the number of loops - 1: its slot in per-loop statistics and buffers. */

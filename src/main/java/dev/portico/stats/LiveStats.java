@@ -31,6 +31,9 @@ public record LiveStats(
             @Schema(description = "Completed requests by status class (1xx..5xx)") Map<String, Long> status,
             @Schema(description = "Local replies and failures by reason, since start (non-zero only)")
             Map<String, Long> reasons,
+            @Schema(description = "Requests by what the response cache did (hit, stale, revalidated, miss, collapsed, "
+                    + "bypass), since start (non-zero only)")
+            Map<String, Long> cache,
             long bytesIn,
             long bytesOut,
             @Schema(description = "End-to-end latency in the last interval, ms") Latency latencyMs,

@@ -1,5 +1,6 @@
 package dev.portico.stats;
 
+import dev.portico.dataplane.CacheOutcome;
 import dev.portico.dataplane.LocalReason;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SingleWriterRecorder;
@@ -20,7 +21,8 @@ public final class LoopSlot {
     static final int BYTES_OUT = 3;
     static final int STATUS_1XX = 4;
     static final int REASONS = STATUS_1XX + 5;
-    static final int SIZE = REASONS + LocalReason.values().length;
+    static final int CACHE = REASONS + LocalReason.values().length;
+    static final int SIZE = CACHE + CacheOutcome.values().length;
 
     /** Latencies are recorded in microseconds, from 1 µs to an hour, to two significant digits. */
     static final long HIGHEST_MICROS = 3_600_000_000L;
@@ -54,9 +56,10 @@ public final class LoopSlot {
      *
      * @param reason the local-reply reason, or null
      * @param upstreamNanos time to the upstream's response head, or -1 when no upstream answered
+     * @param cache what the response cache did, or null
      */
     public void completed(int status, LocalReason reason, long bytesIn, long bytesOut, long durationNanos,
-                          long upstreamNanos) {
+                          long upstreamNanos, CacheOutcome cache) {
         add(REQUESTS, 1);
         add(BYTES_IN, bytesIn);
         add(BYTES_OUT, bytesOut);
@@ -66,6 +69,9 @@ public final class LoopSlot {
         }
         if (reason != null) {
             add(REASONS + reason.ordinal(), 1);
+        }
+        if (cache != null) {
+            add(CACHE + cache.ordinal(), 1);
         }
         SingleWriterRecorder total = latency;
         if (total == null) {

@@ -1,5 +1,6 @@
 package dev.portico.stats;
 
+import dev.portico.dataplane.CacheOutcome;
 import dev.portico.dataplane.LocalReason;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 import io.prometheus.client.Collector;
@@ -51,6 +52,8 @@ public class PrometheusExport extends Collector {
         List<MetricFamilySamples.Sample> latency = new ArrayList<>();
         List<MetricFamilySamples.Sample> upstream = new ArrayList<>();
         long[] reasons = new long[LocalReason.values().length];
+        CounterMetricFamily cache = new CounterMetricFamily("portico_cache_requests",
+                "Requests of cache-enabled vhosts by what the cache did", List.of("result", "vhost"));
 
         List<VhostStats> all = registry.vhosts();
         all.add(registry.unmatched());
@@ -65,6 +68,12 @@ public class PrometheusExport extends Collector {
             inFlight.addMetric(List.of(name), totals.inFlight());
             for (LocalReason reason : LocalReason.values()) {
                 reasons[reason.ordinal()] += totals.reason(reason);
+            }
+            for (CacheOutcome outcome : CacheOutcome.values()) {
+                long n = totals.cache(outcome);
+                if (n > 0) {
+                    cache.addMetric(List.of(outcome.code(), name), n);
+                }
             }
             VhostStats.CumulativeLatency cumulative = vhost.cumulative(BOUNDS_SECONDS);
             addHistogram(latency, "portico_request_duration_seconds", name, cumulative.buckets(),
@@ -84,7 +93,7 @@ public class PrometheusExport extends Collector {
         for (Drops drop : Drops.values()) {
             dropped.addMetric(List.of(drop.code()), drop.count());
         }
-        return List.of(requests, bytesIn, bytesOut, inFlight, localReplies, connections, dropped,
+        return List.of(requests, bytesIn, bytesOut, inFlight, localReplies, connections, dropped, cache,
                 new MetricFamilySamples("portico_request_duration_seconds", Type.HISTOGRAM,
                         "Time from request head to the end of the response", latency),
                 new MetricFamilySamples("portico_upstream_duration_seconds", Type.HISTOGRAM,

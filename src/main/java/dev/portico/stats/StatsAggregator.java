@@ -1,5 +1,6 @@
 package dev.portico.stats;
 
+import dev.portico.dataplane.CacheOutcome;
 import dev.portico.dataplane.LocalReason;
 import dev.portico.stats.LiveStats.VhostLiveStats;
 import io.quarkus.runtime.ShutdownEvent;
@@ -125,7 +126,14 @@ public class StatsAggregator {
                 reasons.put(reason.code(), n);
             }
         }
-        return new VhostLiveStats(name, totals.requests(), round(rate), totals.inFlight(), status, reasons,
+        Map<String, Long> cache = new LinkedHashMap<>();
+        for (CacheOutcome outcome : CacheOutcome.values()) {
+            long n = totals.cache(outcome);
+            if (n > 0) {
+                cache.put(outcome.code(), n);
+            }
+        }
+        return new VhostLiveStats(name, totals.requests(), round(rate), totals.inFlight(), status, reasons, cache,
                 totals.bytesIn(), totals.bytesOut(), latency, upstream);
     }
 

@@ -1,5 +1,6 @@
 package dev.portico.stats;
 
+import dev.portico.dataplane.CacheOutcome;
 import dev.portico.dataplane.LocalReason;
 import org.HdrHistogram.Histogram;
 
@@ -123,6 +124,10 @@ public final class VhostStats {
 
         long reason(LocalReason reason) {
             return counts[LoopSlot.REASONS + reason.ordinal()];
+        }
+
+        long cache(CacheOutcome outcome) {
+            return counts[LoopSlot.CACHE + outcome.ordinal()];
         }
     }
 

@@ -37,13 +37,13 @@ public class LiveStatsBenchmark {
     public void accountAProxiedRequest() {
         long i = n++;
         slot.started();
-        slot.completed(200, null, 0, 1024, 180_000 + (i & 0xffff), 150_000 + (i & 0xfff));
+        slot.completed(200, null, 0, 1024, 180_000 + (i & 0xffff), 150_000 + (i & 0xfff), null);
     }
 
     @Benchmark
     public void accountALocalReply() {
         long i = n++;
-        slot.completed(404, LocalReason.VHOST_NOT_FOUND, 0, 190, 20_000 + (i & 0xfff), -1);
+        slot.completed(404, LocalReason.VHOST_NOT_FOUND, 0, 190, 20_000 + (i & 0xfff), -1, null);
     }
 
     @Benchmark

@@ -6,19 +6,25 @@ import java.time.Duration;
 final class DurationText {
 
     static final Duration MAX = Duration.ofHours(1);
+    private static final String UNITS = "must be a whole number followed by ms, s, m, h or d, e.g. 5s";
 
     private DurationText() {
     }
 
-    /** @throws IllegalArgumentException with a reason fit for an API error */
+    /** A timeout: greater than zero, at most an hour. @throws IllegalArgumentException with a reason fit for an API error */
     static Duration parse(String text) {
+        return parse(text, MAX, false);
+    }
+
+    /** @throws IllegalArgumentException with a reason fit for an API error */
+    static Duration parse(String text, Duration max, boolean zeroAllowed) {
         String t = text.trim();
         int unitAt = 0;
         while (unitAt < t.length() && Character.isDigit(t.charAt(unitAt))) {
             unitAt++;
         }
         if (unitAt == 0 || unitAt > 10) {
-            throw new IllegalArgumentException("must be a whole number followed by ms, s, m or h, e.g. 5s");
+            throw new IllegalArgumentException(UNITS);
         }
         long amount = Long.parseLong(t.substring(0, unitAt));
         Duration duration = switch (t.substring(unitAt)) {
@@ -26,13 +32,14 @@ final class DurationText {
             case "s" -> Duration.ofSeconds(amount);
             case "m" -> Duration.ofMinutes(amount);
             case "h" -> Duration.ofHours(amount);
-            default -> throw new IllegalArgumentException("must be a whole number followed by ms, s, m or h, e.g. 5s");
+            case "d" -> Duration.ofDays(amount);
+            default -> throw new IllegalArgumentException(UNITS);
         };
-        if (duration.isZero()) {
+        if (duration.isZero() && !zeroAllowed) {
             throw new IllegalArgumentException("must be greater than zero");
         }
-        if (duration.compareTo(MAX) > 0) {
-            throw new IllegalArgumentException("must be at most 1h");
+        if (duration.compareTo(max) > 0) {
+            throw new IllegalArgumentException("must be at most " + format(max));
         }
         return duration;
     }
@@ -40,6 +47,12 @@ final class DurationText {
     /** The shortest exact text for a duration: 60000ms and 60s both become {@code 1m}. */
     static String format(Duration duration) {
         long ms = duration.toMillis();
+        if (ms == 0) {
+            return "0s";
+        }
+        if (ms % 86_400_000 == 0) {
+            return ms / 86_400_000 + "d";
+        }
         if (ms % 3_600_000 == 0) {
             return ms / 3_600_000 + "h";
         }

@@ -46,7 +46,9 @@ public record VhostDefinition(
         @Schema(description = "Edits to the response sent to the client, applied after the security headers")
         HeaderRulesDefinition responseHeaders,
         @Schema(description = "Whether and how this vhost's requests are written to the access log")
-        AccessLogDefinition accessLog) {
+        AccessLogDefinition accessLog,
+        @Schema(description = "The in-memory response cache (RFC 9111 shared cache); off unless enabled")
+        CacheDefinition cache) {
 
     /** One upstream. */
     @Schema(name = "Upstream")
@@ -78,6 +80,34 @@ public record VhostDefinition(
             return new AccessLogDefinition(in.enabled() == null || in.enabled(),
                     in.redactQuery() != null && in.redactQuery());
         }
+    }
+
+    /** Response-cache settings of one vhost; sizes like 64MiB, durations like 30s, 10m, 1d. */
+    @Schema(name = "Cache")
+    public record CacheDefinition(
+            @Schema(description = "Store cacheable responses and serve them from memory", defaultValue = "false")
+            Boolean enabled,
+            @Schema(description = "This vhost's share of the global cache memory budget (portico.cache.memory-budget); "
+                    + "scaled down when the shares of all vhosts add up to more", defaultValue = "64MiB")
+            String maxSize,
+            @Schema(description = "Largest response body stored; larger ones are streamed and not stored",
+                    defaultValue = "8MiB")
+            String maxObjectSize,
+            @Schema(description = "Cap on heuristic freshness for responses that do not say how long they are fresh "
+                    + "(10% of the time since Last-Modified, else this); 0s stores only responses with explicit "
+                    + "freshness", defaultValue = "0s")
+            String defaultTtl,
+            @Schema(description = "Serve a stale response while one background request refreshes it, for this long "
+                    + "past expiry, when the origin's Cache-Control does not say", defaultValue = "0s")
+            String staleWhileRevalidate,
+            @Schema(description = "Serve a stale response when the origin fails, for this long past expiry, when the "
+                    + "origin's Cache-Control does not say", defaultValue = "0s")
+            String staleIfError,
+            @Schema(description = "How long requests for a response being fetched wait for that fetch before going "
+                    + "upstream themselves", defaultValue = "5s")
+            String lockTimeout,
+            @Schema(description = "Query parameters left out of the cache key, e.g. utm_source")
+            List<String> ignoreQueryParams) {
     }
 
     /** Header edits: remove, then set (replace), then add (append). */

@@ -53,7 +53,8 @@ final class VhostMapper {
                 .toList();
         return new VhostSpec(id, d.name(), version, d.hostnames(), d.enabled(), d.preserveHost(), upstreams,
                 DurationText.parse(d.connectTimeout()), DurationText.parse(d.readTimeout()), d.securityHeaders(),
-                rules(d.requestHeaders()), rules(d.responseHeaders()), accessLog(d.accessLog()));
+                rules(d.requestHeaders()), rules(d.responseHeaders()), accessLog(d.accessLog()),
+                CacheSettingsCheck.toSpec(d.cache()));
     }
 
     private static AccessLogSpec accessLog(AccessLogDefinition d) {

@@ -57,7 +57,8 @@ final class VhostValidator {
                 in.securityHeaders() == null || in.securityHeaders(),
                 v.rules("requestHeaders", in.requestHeaders(), true),
                 v.rules("responseHeaders", in.responseHeaders(), false),
-                VhostDefinition.AccessLogDefinition.normalised(in.accessLog()));
+                VhostDefinition.AccessLogDefinition.normalised(in.accessLog()),
+                CacheSettingsCheck.normalise(in.cache(), v.errors));
         if (!v.errors.isEmpty()) {
             throw ApiProblem.invalid(v.errors);
         }

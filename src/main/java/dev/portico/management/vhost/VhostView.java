@@ -1,6 +1,7 @@
 package dev.portico.management.vhost;
 
 import dev.portico.management.vhost.VhostDefinition.AccessLogDefinition;
+import dev.portico.management.vhost.VhostDefinition.CacheDefinition;
 import dev.portico.management.vhost.VhostDefinition.HeaderRulesDefinition;
 import dev.portico.management.vhost.VhostDefinition.UpstreamDefinition;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -27,6 +28,7 @@ public record VhostView(
         HeaderRulesDefinition requestHeaders,
         HeaderRulesDefinition responseHeaders,
         AccessLogDefinition accessLog,
+        CacheDefinition cache,
         Instant createdAt,
         Instant updatedAt) {
 
@@ -35,6 +37,6 @@ public record VhostView(
                 d.upstreams(), d.connectTimeout(), d.readTimeout(), d.securityHeaders(),
                 HeaderRulesDefinition.inNameOrder(d.requestHeaders()),
                 HeaderRulesDefinition.inNameOrder(d.responseHeaders()), AccessLogDefinition.normalised(d.accessLog()),
-                entity.createdAt, entity.updatedAt);
+                CacheSettingsCheck.normalised(d.cache()), entity.createdAt, entity.updatedAt);
     }
 }

@@ -1,5 +1,6 @@
 package dev.portico.dataplane.stage.forward;
 
+import dev.portico.dataplane.UpstreamTap;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
@@ -26,24 +27,34 @@ final class BodyRelay {
     private final ReadStream<Buffer> source;
     private final WriteStream<Buffer> destination;
     private final Outcome outcome;
+    private final UpstreamTap tap;
     private final Handler<AsyncResult<Void>> writeAck = this::written;
     private boolean done;
 
-    private BodyRelay(ReadStream<Buffer> source, WriteStream<Buffer> destination, Outcome outcome) {
+    private BodyRelay(ReadStream<Buffer> source, WriteStream<Buffer> destination, UpstreamTap tap, Outcome outcome) {
         this.source = source;
         this.destination = destination;
+        this.tap = tap;
         this.outcome = outcome;
     }
 
     /** Starts relaying; the source may be paused when called and is resumed here. */
     static void start(ReadStream<Buffer> source, WriteStream<Buffer> destination, Outcome outcome) {
-        new BodyRelay(source, destination, outcome).run();
+        new BodyRelay(source, destination, null, outcome).run();
+    }
+
+    /** Starts relaying, showing every piece to {@code tap} (may be null) as it is written. */
+    static void start(ReadStream<Buffer> source, WriteStream<Buffer> destination, UpstreamTap tap, Outcome outcome) {
+        new BodyRelay(source, destination, tap, outcome).run();
     }
 
     private void run() {
         Handler<Void> drained = v -> source.resume();
         source.handler(chunk -> {
             destination.write(chunk, writeAck);
+            if (tap != null) {
+                tap.chunk(chunk);
+            }
             if (destination.writeQueueFull()) {
                 source.pause();
                 destination.drainHandler(drained);

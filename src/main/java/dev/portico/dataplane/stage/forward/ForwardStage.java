@@ -59,9 +59,13 @@ public final class ForwardStage implements Stage {
 
     /** The {@code Host} the upstream sees: a fixed override, the client's, or the upstream's own authority. */
     String hostFor(Exchange exchange, UpstreamTarget target) {
+        return hostFor(exchange.target().authority(), target);
+    }
+
+    String hostFor(String clientAuthority, UpstreamTarget target) {
         if (hostOverride != null) {
             return hostOverride;
         }
-        return preserveHost ? exchange.target().authority() : target.spec().authority();
+        return preserveHost ? clientAuthority : target.spec().authority();
     }
 }

@@ -4,6 +4,7 @@ import dev.portico.dataplane.Exchange;
 import dev.portico.dataplane.LocalReason;
 import dev.portico.dataplane.ProxyError;
 import dev.portico.dataplane.RequestTarget;
+import dev.portico.dataplane.UpstreamTap;
 import dev.portico.dataplane.stage.forwarding.HopByHopHeaders;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.MultiMap;
@@ -25,7 +26,7 @@ import org.jboss.logging.Logger;
 final class UpstreamCall {
 
     private static final Logger LOG = Logger.getLogger(UpstreamCall.class);
-    private static final CharSequence VIA = HttpHeaders.createOptimized("Via");
+    static final CharSequence VIA = HttpHeaders.createOptimized("Via");
 
     private final ForwardStage stage;
     private final Exchange exchange;
@@ -36,6 +37,7 @@ final class UpstreamCall {
     private HttpClientRequest upstreamRequest;
     private boolean clientGone;
     private boolean finished;
+    private boolean tapDone;
 
     UpstreamCall(ForwardStage stage, Exchange exchange) {
         this.stage = stage;
@@ -51,9 +53,9 @@ final class UpstreamCall {
         UpstreamTarget next = stage.group().pick(exchange.loop(), tried, System.nanoTime());
         if (next == null) {
             if (lastError == null) {
-                exchange.replyLocal(LocalReason.NO_HEALTHY_UPSTREAM, "No upstream of this vhost is available");
+                fail(LocalReason.NO_HEALTHY_UPSTREAM, "No upstream of this vhost is available");
             } else {
-                exchange.replyLocal(lastError.reason(), lastError.detail());
+                fail(lastError.reason(), lastError.detail());
             }
             return;
         }
@@ -142,13 +144,14 @@ final class UpstreamCall {
         if (result.failed()) {
             releasePool();
             if (clientGone) {
+                tapBroken();
                 return;
             }
             target.health().failed(System.nanoTime());
             ProxyError error = ProxyError.awaitingResponse(result.cause());
             LOG.debugf("request %s: %s failed before responding: %s", exchange.requestId(), target.spec().origin(),
                     result.cause());
-            exchange.replyLocal(error.reason(), error.detail());
+            fail(error.reason(), error.detail());
             return;
         }
         HttpClientResponse upstream = result.result();
@@ -157,6 +160,7 @@ final class UpstreamCall {
         if (clientGone) {
             upstreamRequest.reset();
             releasePool();
+            tapBroken();
             return;
         }
         HttpServerResponse response = exchange.response();
@@ -175,18 +179,28 @@ final class UpstreamCall {
                 && exchange.request().version() != HttpVersion.HTTP_1_0) {
             response.setChunked(true);
         }
+        UpstreamTap tap = exchange.upstreamTap();
+        if (tap != null && tap.head(exchange, status)) {
+            discard(upstream);
+            return;
+        }
         exchange.sendHead();
-        BodyRelay.start(upstream, response, new BodyRelay.Outcome() {
+        BodyRelay.start(upstream, response, tap, new BodyRelay.Outcome() {
             @Override
             public void relayed() {
                 finished = true;
                 releasePool();
+                if (tap != null) {
+                    tapDone = true;
+                    tap.end();
+                }
             }
 
             @Override
             public void sourceFailed(Throwable cause) {
                 finished = true;
                 releasePool();
+                tapBroken();
                 LOG.debugf("request %s: %s failed while streaming the response: %s", exchange.requestId(),
                         target.spec().origin(), cause);
                 exchange.abort(LocalReason.UPSTREAM_RESET);
@@ -197,6 +211,7 @@ final class UpstreamCall {
                 finished = true;
                 releasePool();
                 upstreamRequest.reset();
+                tapBroken();
                 exchange.clientFailed();
             }
         });
@@ -207,6 +222,35 @@ final class UpstreamCall {
         if (upstreamRequest != null && !finished) {
             upstreamRequest.reset();
         }
+    }
+
+    /** The local reply for an upstream failure, unless the tap answers instead (a stale response). */
+    private void fail(LocalReason reason, String detail) {
+        UpstreamTap tap = exchange.upstreamTap();
+        if (tap != null && !tapDone) {
+            tapDone = true;
+            if (tap.failed(exchange, reason)) {
+                return;
+            }
+        }
+        exchange.replyLocal(reason, detail);
+    }
+
+    private void tapBroken() {
+        UpstreamTap tap = exchange.upstreamTap();
+        if (tap != null && !tapDone) {
+            tapDone = true;
+            tap.broken();
+        }
+    }
+
+    /** Reads and drops a body the client will not see, so the connection can go back to the pool. */
+    private void discard(HttpClientResponse upstream) {
+        finished = true;
+        upstream.handler(chunk -> { });
+        upstream.exceptionHandler(e -> releasePool());
+        upstream.endHandler(v -> releasePool());
+        upstream.resume();
     }
 
     private void releasePool() {

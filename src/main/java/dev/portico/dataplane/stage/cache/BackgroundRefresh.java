@@ -1,0 +1,70 @@
+package dev.portico.dataplane.stage.cache;
+
+import dev.portico.cache.StoredResponse;
+import dev.portico.cache.rules.CacheControl;
+import dev.portico.cache.rules.Storability;
+import dev.portico.cache.rules.VaryKey;
+import dev.portico.dataplane.Exchange;
+import dev.portico.dataplane.stage.forward.UpstreamFetch;
+import dev.portico.dataplane.stage.forwarding.HopByHopHeaders;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+
+/**
+ * Refreshes a stale response while clients are served the stale copy ({@code stale-while-revalidate}, RFC 5861):
+ * one conditional GET with the triggering request's end-to-end headers, like nginx's background cache update. A
+ * 304 refreshes the stored headers, a storable response replaces the entry, an uncacheable one removes it, and an
+ * error leaves the stale entry for its remaining stale lifetime.
+ */
+final class BackgroundRefresh {
+
+    private BackgroundRefresh() {
+    }
+
+    static Future<Void> start(CacheStage stage, Exchange exchange, String key, StoredResponse entry) {
+        MultiMap in = exchange.request().headers();
+        MultiMap headers = MultiMap.caseInsensitiveMultiMap();
+        HopByHopHeaders.of(in).copyEndToEnd(in, headers, "Host", "Expect");
+        for (CharSequence name : new CharSequence[]{HttpHeaders.IF_NONE_MATCH, HttpHeaders.IF_MODIFIED_SINCE,
+                HttpHeaderNames.IF_MATCH, HttpHeaderNames.IF_UNMODIFIED_SINCE, HttpHeaderNames.RANGE, HttpHeaderNames.IF_RANGE}) {
+            headers.remove(name);
+        }
+        if (entry.etag() != null) {
+            headers.set(HttpHeaders.IF_NONE_MATCH, entry.etag());
+        }
+        String lastModified = entry.headerMap().get(HttpHeaders.LAST_MODIFIED);
+        if (lastModified != null) {
+            headers.set(HttpHeaders.IF_MODIFIED_SINCE, lastModified);
+        }
+        long requestMillis = System.currentTimeMillis();
+        CacheControl requestControl = CacheControl.ofRequest(in);
+        return UpstreamFetch.get(stage.forward(), exchange.loop(), exchange.target().authority(),
+                exchange.target().pathAndQuery(), headers, stage.maxObjectBytes()).map(result -> {
+                    long now = System.currentTimeMillis();
+                    if (result.status() == 304) {
+                        StoredResponse updated = entry.refreshedBy(result.headers(), requestMillis, now,
+                                stage.heuristicCapMillis());
+                        stage.store().put(key, stage.varyFieldsOf(key), updated);
+                    } else if (result.status() < 500) {
+                        MultiMap fields = MultiMap.caseInsensitiveMultiMap();
+                        HopByHopHeaders.of(result.headers()).copyEndToEnd(result.headers(), fields, null, null);
+                        CacheControl control = StoredResponse.controlOf(fields);
+                        boolean storable = result.body() != null && Storability.check(HttpMethod.GET,
+                                result.status(), in, fields, control, requestControl).storable();
+                        if (storable) {
+                            var vary = VaryKey.fields(fields);
+                            stage.store().put(key, vary, StoredResponse.of(result.status(), result.statusMessage(),
+                                    fields, result.body(), requestMillis, now,
+                                    in.contains(HttpHeaders.AUTHORIZATION), VaryKey.secondaryKey(vary, in),
+                                    stage.heuristicCapMillis()));
+                        } else {
+                            stage.store().invalidate(key);
+                        }
+                    }
+                    return (Void) null;
+                });
+    }
+}
