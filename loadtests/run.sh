@@ -44,14 +44,17 @@ NGINX_PORT=18080         # fixed in nginx-proxy.conf
 BENCH_HOST=bench.local
 CLK_TCK=$(getconf CLK_TCK)
 
-# name:path:expected size in bytes
-SCENARIOS=("1KiB:/1k.bin:1024" "100KiB:/100k.bin:102400")
+# name:path:expected size in bytes:host. bench.local forwards every request; cache.local answers from the proxy's
+# response cache (Portico's in-memory cache, nginx's proxy_cache), filled during the warm-up.
+CACHE_HOST=cache.local
+SCENARIOS=("1KiB:/1k.bin:1024:$BENCH_HOST" "100KiB:/100k.bin:102400:$BENCH_HOST"
+           "hit-1KiB:/1k.bin:1024:$CACHE_HOST" "hit-100KiB:/100k.bin:102400:$CACHE_HOST")
 TARGETS=(portico nginx)
 
 WORK=""
 ORIGIN_PID="" NGINX_PID="" PORTICO_PID=""
 POLICY_RC_CREATED=0
-VHOST_URL_TO_DELETE=""
+VHOSTS_TO_DELETE=()
 ADMIN_TOKEN="bench-$RANDOM$RANDOM$RANDOM"
 
 log() { printf '[run.sh] %s\n' "$*" >&2; }
@@ -74,8 +77,11 @@ cleanup() {
     local status=$?
     trap - EXIT INT TERM
     set +e
-    if [[ -n $VHOST_URL_TO_DELETE && -n $PORTICO_PID ]] && kill -0 "$PORTICO_PID" 2>/dev/null; then
-        curl -sS -m 5 -o /dev/null -X DELETE -H "Authorization: Bearer $ADMIN_TOKEN" "$VHOST_URL_TO_DELETE"
+    if [[ -n $PORTICO_PID ]] && kill -0 "$PORTICO_PID" 2>/dev/null; then
+        local url
+        for url in "${VHOSTS_TO_DELETE[@]}"; do
+            curl -sS -m 5 -o /dev/null -X DELETE -H "Authorization: Bearer $ADMIN_TOKEN" "$url"
+        done
     fi
     # Portico drains and stops its embedded PostgreSQL itself on SIGTERM.
     stop_pid "$PORTICO_PID" TERM 45
@@ -235,40 +241,45 @@ start_portico() {
     log "Portico ready (pid $PORTICO_PID)"
 }
 
-create_vhost() {
+create_vhost() {     # create_vhost NAME HOST EXTRA_JSON
     local api=http://127.0.0.1:$PORTICO_API_PORT/api/v1/vhosts code
-    code=$(curl -sS -m 10 -o "$WORK/vhost.json" -w '%{http_code}' -X POST "$api" \
+    code=$(curl -sS -m 10 -o "$WORK/vhost-$1.json" -w '%{http_code}' -X POST "$api" \
         -H "Authorization: Bearer $ADMIN_TOKEN" -H 'Content-Type: application/json' \
-        -d "{\"name\":\"bench\",\"hostnames\":[\"$BENCH_HOST\"],
-             \"upstreams\":[{\"url\":\"http://127.0.0.1:$ORIGIN_PORT\"}]}")
+        -d "{\"name\":\"$1\",\"hostnames\":[\"$2\"],
+             \"upstreams\":[{\"url\":\"http://127.0.0.1:$ORIGIN_PORT\"}]$3}")
     case $code in
         201)
-            log "vhost bench -> http://127.0.0.1:$ORIGIN_PORT created"
+            log "vhost $1 ($2) -> http://127.0.0.1:$ORIGIN_PORT created"
             if [[ -n ${QUARKUS_DATASOURCE_JDBC_URL:-} ]]; then   # an external database: do not leave it behind
                 local id
-                id=$(grep -o '"id":"[^"]*"' "$WORK/vhost.json" | head -n 1 | cut -d '"' -f 4)
-                [[ -n $id ]] && VHOST_URL_TO_DELETE=$api/$id
+                id=$(grep -o '"id":"[^"]*"' "$WORK/vhost-$1.json" | head -n 1 | cut -d '"' -f 4)
+                [[ -n $id ]] && VHOSTS_TO_DELETE+=("$api/$id")
             fi
             ;;
-        409) log "vhost bench already exists in this database; using it as it is" ;;
-        *) cat "$WORK/vhost.json" >&2; die "creating the vhost answered HTTP $code" ;;
+        409) log "vhost $1 already exists in this database; using it as it is" ;;
+        *) cat "$WORK/vhost-$1.json" >&2; die "creating vhost $1 answered HTTP $code" ;;
     esac
 }
 
 # Each target must return the right file before anything is measured.
 check_targets() {
-    local scenario name path size target port got
+    local scenario name path size host target port got
     for scenario in "${SCENARIOS[@]}"; do
-        IFS=: read -r name path size <<<"$scenario"
+        IFS=: read -r name path size host <<<"$scenario"
         for target in "${TARGETS[@]}"; do
             port=$(target_port "$target")
             got=$(curl -sS -m 5 -o /dev/null -w '%{http_code} %{size_download}' \
-                -H "Host: $BENCH_HOST" "http://127.0.0.1:$port$path")
-            [[ $got == "200 $size" ]] || die "$target $path answered '$got', expected '200 $size'"
+                -H "Host: $host" "http://127.0.0.1:$port$path")
+            [[ $got == "200 $size" ]] || die "$target $host$path answered '$got', expected '200 $size'"
         done
     done
-    log "both targets serve both files; response headers through Portico:"
-    curl -sS -m 5 -o /dev/null -D - -H "Host: $BENCH_HOST" "http://127.0.0.1:$PORTICO_PORT/1k.bin" \
+    log "both targets serve every scenario; response headers through Portico, forwarded and from the cache:"
+    for host in "$BENCH_HOST" "$CACHE_HOST"; do
+        curl -sS -m 5 -o /dev/null -D - -H "Host: $host" "http://127.0.0.1:$PORTICO_PORT/1k.bin" \
+            | tr -d '\r' | sed -e '/^$/d' -e 's/^/    /' >&2
+    done
+    log "and through nginx from its cache:"
+    curl -sS -m 5 -o /dev/null -D - -H "Host: $CACHE_HOST" "http://127.0.0.1:$NGINX_PORT/1k.bin" \
         | tr -d '\r' | sed -e '/^$/d' -e 's/^/    /' >&2
 }
 
@@ -300,11 +311,11 @@ target_ticks() {
     echo "$total"
 }
 
-run_wrk() {     # run_wrk TARGET PATH SECONDS OUTFILE [EXPECTED_BODY_BYTES]
+run_wrk() {     # run_wrk TARGET PATH SECONDS OUTFILE HOST [EXPECTED_BODY_BYTES]
     local port
     port=$(target_port "$1")
     # Bounded twice: wrk's own -d, and timeout(1) in case wrk hangs.
-    EXPECT_BYTES=${5:-} BENCH_HOST=$BENCH_HOST timeout -k 5 $(($3 + 30)) \
+    EXPECT_BYTES=${6:-} BENCH_HOST=$5 timeout -k 5 $(($3 + 30)) \
         taskset -c "$LOAD_CPU" wrk -t1 -c"$CONNECTIONS" -d"$3"s --timeout 5s -s "$HERE/report.lua" \
         "http://127.0.0.1:$port$2" >"$4" 2>&1 || log "wrk exited with status $? ($1 $2)"
 }
@@ -324,11 +335,11 @@ require_alive() {   # require_alive TARGET: stop with a clear message when a pro
     die "$1 (pid $pid) is no longer running; logs in $WORK"
 }
 
-measure() {     # measure SCENARIO TARGET PATH RUN BODY_BYTES
+measure() {     # measure SCENARIO TARGET PATH RUN BODY_BYTES HOST
     local before after out=$WORK/wrk-$1-$2-$4.txt line
     require_alive "$2"
     before=$(target_ticks "$2")
-    run_wrk "$2" "$3" "$DURATION_SECS" "$out" "$5"
+    run_wrk "$2" "$3" "$DURATION_SECS" "$out" "$6" "$5"
     require_alive "$2"
     after=$(target_ticks "$2")
     line=$(grep '^RESULT ' "$out" | tail -n 1) || { cat "$out" >&2; die "no RESULT line from wrk ($2 $3)"; }
@@ -340,7 +351,7 @@ measure() {     # measure SCENARIO TARGET PATH RUN BODY_BYTES
     sockerr=$(result_field socket_errors "$line")
     bad=$(result_field bad "$line")     # every response checked: status 200 and the file's exact size
     RESULTS+="$1 $2 $4 $requests $duration $p99 $((bad + sockerr)) $((after - before))"$'\n'
-    log "$(printf '%-7s %-8s run %d: %8.0f req/s  p99 %6.2f ms  errors %d  cpu %d ticks' "$1" "$2" "$4" \
+    log "$(printf '%-10s %-8s run %d: %8.0f req/s  p99 %6.2f ms  errors %d  cpu %d ticks' "$1" "$2" "$4" \
         "$(awk -v r="$requests" -v d="$duration" 'BEGIN { print r / (d / 1e6) }')" \
         "$(awk -v p="$p99" 'BEGIN { print p / 1000 }')" $((bad + sockerr)) $((after - before)))"
 }
@@ -367,8 +378,8 @@ report() {
             cpu[k] = cpu[k] " " ($4 > 0 ? ($8 * 1000 / tck) / $4 * 1000 : 0)    # CPU ms per 1000 requests
         }
         END {
-            head = "%-8s %-8s %12s %10s %8s %14s %13s\n"
-            row = "%-8s %-8s %12.0f %10.2f %8d %14.1f %13s\n"
+            head = "%-10s %-8s %12s %10s %8s %14s %13s\n"
+            row = "%-10s %-8s %12.0f %10.2f %8d %14.1f %13s\n"
             printf head, "scenario", "target", "req/s", "p99 ms", "errors", "CPU ms/1k req", "CPU vs nginx"
             for (i = 1; i <= count; i++) {
                 k = order[i]; split(k, parts, SUBSEP)
@@ -391,21 +402,22 @@ main() {
     start_nginx origin "$LOAD_CPU" "$ORIGIN_PORT"
     start_nginx proxy "$PROXY_CPU" "$NGINX_PORT"
     start_portico
-    create_vhost
+    create_vhost bench "$BENCH_HOST" ""
+    create_vhost bench-cache "$CACHE_HOST" ',"cache":{"enabled":true}'
     check_targets
 
-    local scenario name path size target run
+    local scenario name path size host target run
     for scenario in "${SCENARIOS[@]}"; do
-        IFS=: read -r name path size <<<"$scenario"
+        IFS=: read -r name path size host <<<"$scenario"
         for target in "${TARGETS[@]}"; do
-            log "warm-up: $target $path for ${WARMUP_SECS}s"
-            run_wrk "$target" "$path" "$WARMUP_SECS" "$WORK/wrk-$name-$target-warmup.txt"
+            log "warm-up: $target $host$path for ${WARMUP_SECS}s"
+            run_wrk "$target" "$path" "$WARMUP_SECS" "$WORK/wrk-$name-$target-warmup.txt" "$host"
             require_alive "$target"
         done
         # Interleave the targets run by run, so slow drift on the machine affects both alike.
         for ((run = 1; run <= RUNS; run++)); do
             for target in "${TARGETS[@]}"; do
-                measure "$name" "$target" "$path" "$run" "$size"
+                measure "$name" "$target" "$path" "$run" "$size" "$host"
             done
         done
     done

@@ -14,9 +14,9 @@ public final class ByteRange {
          * ranges, or an empty representation asked for a suffix.
          */
         FULL,
-        /** 206 with {@link Result#start()} to {@link Result#endInclusive()} and {@link #contentRange}. */
+        /** 206 with {@link Result#start()} to {@link Result#endInclusive()} and {@link ByteRange#contentRange}. */
         PARTIAL,
-        /** 416 with {@link #unsatisfiedRange}: no listed range overlaps the representation. */
+        /** 416 with {@link ByteRange#unsatisfiedRange}: no listed range overlaps the representation. */
         UNSATISFIABLE
     }
 
@@ -53,16 +53,16 @@ public final class ByteRange {
         }
         String s = rangeHeader;
         int n = s.length();
-        int i = CacheControl.skipOws(s, 0);
+        int i = FieldSyntax.skipOws(s, 0);
         int equals = s.indexOf('=', i);
-        if (equals < 0 || trimEnd(s, i, equals) - i != 5 || !s.regionMatches(true, i, "bytes", 0, 5)) {
+        if (equals < 0 || FieldSyntax.trimEnd(s, i, equals) - i != 5 || !s.regionMatches(true, i, "bytes", 0, 5)) {
             return FULL;
         }
         i = equals + 1;
         int ranges = 0;
         Result satisfiable = null;
         while (i < n) {
-            i = CacheControl.skipOws(s, i);
+            i = FieldSyntax.skipOws(s, i);
             if (i >= n) {
                 break;
             }
@@ -72,7 +72,7 @@ public final class ByteRange {
             }
             Result range;
             if (s.charAt(i) == '-') {
-                int start = CacheControl.skipOws(s, i + 1);
+                int start = FieldSyntax.skipOws(s, i + 1);
                 i = digitsEnd(s, start);
                 if (i == start) {
                     return FULL;
@@ -85,11 +85,11 @@ public final class ByteRange {
                     return FULL;
                 }
                 long first = number(s, firstStart, i);
-                i = CacheControl.skipOws(s, i);
+                i = FieldSyntax.skipOws(s, i);
                 if (i >= n || s.charAt(i) != '-') {
                     return FULL;
                 }
-                int lastStart = CacheControl.skipOws(s, i + 1);
+                int lastStart = FieldSyntax.skipOws(s, i + 1);
                 i = digitsEnd(s, lastStart);
                 long last = i == lastStart ? -1 : number(s, lastStart, i);
                 if (last >= 0 && last < first) {
@@ -98,7 +98,7 @@ public final class ByteRange {
                 range = first >= length ? UNSATISFIABLE
                         : new Result(Kind.PARTIAL, first, last < 0 ? length - 1 : Math.min(last, length - 1));
             }
-            i = CacheControl.skipOws(s, i);
+            i = FieldSyntax.skipOws(s, i);
             if (i < n && s.charAt(i) != ',') {
                 return FULL;
             }
@@ -160,10 +160,4 @@ public final class ByteRange {
         return value;
     }
 
-    private static int trimEnd(String s, int start, int end) {
-        while (end > start && CacheControl.isOws(s.charAt(end - 1))) {
-            end--;
-        }
-        return end;
-    }
 }

@@ -42,18 +42,14 @@ public record CacheControl(boolean noStore, boolean noCache, boolean isPrivate, 
                            long maxStale, long minFresh) {
 
     /** No directives at all. */
-    public static final CacheControl NONE =
-            new CacheControl(false, false, false, false, false, false, false, false, false, false, -1, -1, -1, -1, -1, -1);
-
-    /** The largest delta-seconds a recipient keeps (RFC 9111 section 1.2.2). */
-    public static final long MAX_DELTA_SECONDS = 2147483648L;
+    public static final CacheControl NONE = new CacheControl(false, false, false, false, false, false, false, false,
+            false, false, -1, -1, -1, -1, -1, -1);
 
     /** Only {@code no-cache}: what {@code Pragma: no-cache} means in a request without {@code Cache-Control}. */
-    private static final CacheControl PRAGMA_NO_CACHE =
-            new CacheControl(false, true, false, false, false, false, false, false, false, false, -1, -1, -1, -1, -1, -1);
+    private static final CacheControl PRAGMA_NO_CACHE = new CacheControl(false, true, false, false, false, false,
+            false, false, false, false, -1, -1, -1, -1, -1, -1);
 
     private static final long ABSENT = -1;
-    private static final long INVALID = -2;
 
     /** Parses all {@code Cache-Control} field values of one message; null or empty gives {@link #NONE}. */
     public static CacheControl parse(List<String> headerValues) {
@@ -115,20 +111,20 @@ public record CacheControl(boolean noStore, boolean noCache, boolean isPrivate, 
             int n = s.length();
             while (i < n) {
                 char c = s.charAt(i);
-                if (c == ',' || isOws(c)) {
+                if (c == ',' || FieldSyntax.isOws(c)) {
                     i++;
                     continue;
                 }
                 int nameStart = i;
-                while (i < n && (c = s.charAt(i)) != '=' && c != ',' && !isOws(c)) {
+                while (i < n && (c = s.charAt(i)) != '=' && c != ',' && !FieldSyntax.isOws(c)) {
                     i++;
                 }
                 int nameEnd = i;
-                i = skipOws(s, i);
+                i = FieldSyntax.skipOws(s, i);
                 int valueStart = -1;
                 int valueEnd = -1;
                 if (i < n && s.charAt(i) == '=') {
-                    i = skipOws(s, i + 1);
+                    i = FieldSyntax.skipOws(s, i + 1);
                     if (i < n && s.charAt(i) == '"') {
                         valueStart = ++i;
                         while (i < n && (c = s.charAt(i)) != '"') {
@@ -137,7 +133,7 @@ public record CacheControl(boolean noStore, boolean noCache, boolean isPrivate, 
                         valueEnd = Math.min(i, n);
                     } else {
                         valueStart = i;
-                        while (i < n && (c = s.charAt(i)) != ',' && !isOws(c)) {
+                        while (i < n && (c = s.charAt(i)) != ',' && !FieldSyntax.isOws(c)) {
                             i++;
                         }
                         valueEnd = i;
@@ -146,66 +142,100 @@ public record CacheControl(boolean noStore, boolean noCache, boolean isPrivate, 
                 while (i < n && s.charAt(i) != ',') {
                     i++;
                 }
-                apply(s, nameStart, nameEnd - nameStart, valueStart, valueEnd);
+                any |= apply(s, nameStart, nameEnd - nameStart, valueStart, valueEnd);
             }
         }
 
-        private void apply(String s, int start, int length, int valueStart, int valueEnd) {
+        /** Records one directive; false when the name is not one Portico knows. */
+        private boolean apply(String s, int start, int length, int valueStart, int valueEnd) {
+            long seconds = FieldSyntax.deltaSeconds(s, valueStart, valueEnd);
             // Switching on the length first keeps the case-insensitive comparisons to one or two per directive.
             switch (length) {
-                case 6 -> isPublic |= is(s, start, "public");
-                case 7 -> {
+                case 6:
+                    if (is(s, start, "public")) {
+                        isPublic = true;
+                        return true;
+                    }
+                    return false;
+                case 7:
                     if (is(s, start, "private")) {
                         isPrivate = true;
-                    } else if (is(s, start, "max-age")) {
-                        maxAge = smallest(maxAge, lifetime(s, valueStart, valueEnd));
+                        return true;
                     }
-                }
-                case 8 -> {
+                    if (is(s, start, "max-age")) {
+                        maxAge = smallest(maxAge, lifetime(seconds));
+                        return true;
+                    }
+                    return false;
+                case 8:
                     if (is(s, start, "no-store")) {
                         noStore = true;
-                    } else if (is(s, start, "no-cache")) {
-                        noCache = true;
-                    } else if (is(s, start, "s-maxage")) {
-                        sMaxAge = smallest(sMaxAge, lifetime(s, valueStart, valueEnd));
+                        return true;
                     }
-                }
-                case 9 -> {
+                    if (is(s, start, "no-cache")) {
+                        noCache = true;
+                        return true;
+                    }
+                    if (is(s, start, "s-maxage")) {
+                        sMaxAge = smallest(sMaxAge, lifetime(seconds));
+                        return true;
+                    }
+                    return false;
+                case 9:
                     if (is(s, start, "immutable")) {
                         immutable = true;
-                    } else if (is(s, start, "max-stale")) {
-                        long seconds = valueStart < 0 ? Long.MAX_VALUE : delta(s, valueStart, valueEnd);
-                        maxStale = seconds == INVALID ? maxStale : smallest(maxStale, seconds);
-                    } else if (is(s, start, "min-fresh")) {
-                        minFresh = Math.max(minFresh, delta(s, valueStart, valueEnd));
+                        return true;
                     }
-                }
-                case 12 -> noTransform |= is(s, start, "no-transform");
-                case 14 -> {
+                    if (is(s, start, "max-stale")) {
+                        maxStale = smallestValid(maxStale, valueStart < 0 ? Long.MAX_VALUE : seconds);
+                        return true;
+                    }
+                    if (is(s, start, "min-fresh")) {
+                        minFresh = Math.max(minFresh, seconds);
+                        return true;
+                    }
+                    return false;
+                case 12:
+                    if (is(s, start, "no-transform")) {
+                        noTransform = true;
+                        return true;
+                    }
+                    return false;
+                case 14:
                     if (is(s, start, "only-if-cached")) {
                         onlyIfCached = true;
-                    } else if (is(s, start, "stale-if-error")) {
-                        staleIfError = smallestValid(staleIfError, delta(s, valueStart, valueEnd));
+                        return true;
                     }
-                }
-                case 15 -> {
+                    if (is(s, start, "stale-if-error")) {
+                        staleIfError = smallestValid(staleIfError, seconds);
+                        return true;
+                    }
+                    return false;
+                case 15:
                     if (is(s, start, "must-revalidate")) {
                         mustRevalidate = true;
-                    } else if (is(s, start, "must-understand")) {
+                        return true;
+                    }
+                    if (is(s, start, "must-understand")) {
                         mustUnderstand = true;
+                        return true;
                     }
-                }
-                case 16 -> proxyRevalidate |= is(s, start, "proxy-revalidate");
-                case 22 -> {
+                    return false;
+                case 16:
+                    if (is(s, start, "proxy-revalidate")) {
+                        proxyRevalidate = true;
+                        return true;
+                    }
+                    return false;
+                case 22:
                     if (is(s, start, "stale-while-revalidate")) {
-                        staleWhileRevalidate = smallestValid(staleWhileRevalidate, delta(s, valueStart, valueEnd));
+                        staleWhileRevalidate = smallestValid(staleWhileRevalidate, seconds);
+                        return true;
                     }
-                }
-                default -> {
-                    return;
-                }
+                    return false;
+                default:
+                    return false;
             }
-            any = true;
         }
 
         CacheControl build() {
@@ -222,15 +252,12 @@ public record CacheControl(boolean noStore, boolean noCache, boolean isPrivate, 
             int n = value.length();
             int i = 0;
             while (i < n) {
-                i = skipOws(value, i);
+                i = FieldSyntax.skipOws(value, i);
                 int start = i;
                 while (i < n && value.charAt(i) != ',') {
                     i++;
                 }
-                int end = i;
-                while (end > start && isOws(value.charAt(end - 1))) {
-                    end--;
-                }
+                int end = FieldSyntax.trimEnd(value, start, i);
                 if (end - start == 8 && value.regionMatches(true, start, "no-cache", 0, 8)) {
                     return true;
                 }
@@ -244,9 +271,8 @@ public record CacheControl(boolean noStore, boolean noCache, boolean isPrivate, 
         }
 
         /** A lifetime directive: invalid or missing means "already stale" rather than "absent". */
-        private static long lifetime(String s, int start, int end) {
-            long seconds = delta(s, start, end);
-            return seconds == INVALID ? 0 : seconds;
+        private static long lifetime(long seconds) {
+            return seconds == FieldSyntax.INVALID_DELTA ? 0 : seconds;
         }
 
         private static long smallest(long current, long candidate) {
@@ -254,36 +280,7 @@ public record CacheControl(boolean noStore, boolean noCache, boolean isPrivate, 
         }
 
         private static long smallestValid(long current, long candidate) {
-            return candidate == INVALID ? current : smallest(current, candidate);
+            return candidate == FieldSyntax.INVALID_DELTA ? current : smallest(current, candidate);
         }
-    }
-
-    /** Parses delta-seconds (1*DIGIT) from {@code s[start, end)}, saturating; {@link #INVALID} otherwise. */
-    static long delta(String s, int start, int end) {
-        if (start < 0 || start >= end) {
-            return INVALID;
-        }
-        long value = 0;
-        for (int i = start; i < end; i++) {
-            char c = s.charAt(i);
-            if (c < '0' || c > '9') {
-                return INVALID;
-            }
-            if (value < MAX_DELTA_SECONDS) {
-                value = Math.min(value * 10 + (c - '0'), MAX_DELTA_SECONDS);
-            }
-        }
-        return value;
-    }
-
-    static boolean isOws(char c) {
-        return c == ' ' || c == '\t';
-    }
-
-    static int skipOws(String s, int i) {
-        while (i < s.length() && isOws(s.charAt(i))) {
-            i++;
-        }
-        return i;
     }
 }

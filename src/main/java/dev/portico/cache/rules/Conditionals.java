@@ -127,7 +127,7 @@ public final class Conditionals {
         int n = list.length();
         int i = 0;
         while (i < n) {
-            i = CacheControl.skipOws(list, i);
+            i = FieldSyntax.skipOws(list, i);
             if (i >= n) {
                 break;
             }
@@ -148,10 +148,7 @@ public final class Conditionals {
                     i++;
                 }
             }
-            int end = i;
-            while (end > start && CacheControl.isOws(list.charAt(end - 1))) {
-                end--;
-            }
+            int end = FieldSyntax.trimEnd(list, start, i);
             if (end - start == 1 && list.charAt(start) == '*') {
                 return true;
             }

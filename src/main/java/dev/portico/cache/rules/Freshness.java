@@ -116,7 +116,7 @@ public final class Freshness {
      * <ol>
      *   <li>{@code no-cache} in the request or the response: revalidate (RFC 9111 section 5.2.1.4, 5.2.2.4).
      *   <li>The request's {@code max-age}: older than that, revalidate; compared in milliseconds, so
-     *       {@code max-age=0} (a browser reload) always revalidates.
+     *       {@code max-age=0} (a browser reload) revalidates anything with a non-zero age.
      *   <li>The request's {@code min-fresh}: less fresh time left than that, revalidate.
      *   <li>Fresh ({@code lifetime > age}, so an age equal to the lifetime is stale): serve.
      *   <li>Stale within the {@code stale-while-revalidate} window: serve and revalidate in the background. The
@@ -143,7 +143,8 @@ public final class Freshness {
     public static Decision evaluate(long lifetimeMillis, long currentAgeMillis, CacheControl responseCc,
                                     CacheControl requestCc, long defaultStaleWhileRevalidateMillis,
                                     long defaultStaleIfErrorMillis) {
-        boolean revalidateWhenStale = responseCc.mustRevalidate() || responseCc.proxyRevalidate() || responseCc.noCache();
+        boolean revalidateWhenStale =
+                responseCc.mustRevalidate() || responseCc.proxyRevalidate() || responseCc.noCache();
         boolean sharedLifetime = responseCc.sMaxAge() >= 0;
         long staleIfError = staleIfError(responseCc, requestCc, revalidateWhenStale, sharedLifetime,
                 defaultStaleIfErrorMillis);
@@ -198,12 +199,8 @@ public final class Freshness {
         if (age == null) {
             return 0;
         }
-        int start = CacheControl.skipOws(age, 0);
-        int end = age.length();
-        while (end > start && CacheControl.isOws(age.charAt(end - 1))) {
-            end--;
-        }
-        long seconds = CacheControl.delta(age, start, end);
+        int start = FieldSyntax.skipOws(age, 0);
+        long seconds = FieldSyntax.deltaSeconds(age, start, FieldSyntax.trimEnd(age, start, age.length()));
         return seconds < 0 ? 0 : seconds;
     }
 }

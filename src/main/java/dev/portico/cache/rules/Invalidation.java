@@ -25,11 +25,14 @@ public final class Invalidation {
      * ports and case ignored). Relative references resolve against the request URI; references to other origins
      * and values that are not URI references are ignored, since section 4.4 forbids invalidating another origin's
      * responses on the word of this one (that would let one host wipe another's cache). Fragments are dropped and
-     * an empty path becomes {@code /}; duplicates appear once.
+     * an empty path becomes {@code /}; duplicates appear once. When the request URI is not one
+     * {@link java.net.URI} accepts (an unencoded {@code |}, say), nothing can be resolved or compared against it
+     * and only the request's own path is returned.
      *
      * @param requestScheme {@code http} or {@code https}
      * @param requestAuthority the request's {@code host[:port]}
      * @param requestPath the request's path and query, as the cache keys it
+     * @return an unmodifiable list, the request's path first
      */
     public static List<String> targets(String requestScheme, String requestAuthority, String requestPath,
                                        MultiMap responseHeaders) {
@@ -45,8 +48,10 @@ public final class Invalidation {
             base = new URI(requestScheme + "://" + requestAuthority + (requestPath.startsWith("/") ? "" : "/")
                     + requestPath);
         } catch (URISyntaxException e) {
-            // Then no reference can be resolved against it, nor compared with its origin.
-            return targets;
+            return List.of(requestPath);
+        }
+        if (base.getRawAuthority() == null) {
+            return List.of(requestPath);
         }
         String origin = origin(base.getScheme(), base.getRawAuthority());
         if (hasLocation) {
@@ -55,7 +60,7 @@ public final class Invalidation {
         if (hasContentLocation) {
             addSameOrigin(targets, base, origin, responseHeaders.get(HttpHeaderNames.CONTENT_LOCATION));
         }
-        return targets;
+        return List.copyOf(targets);
     }
 
     private static void addSameOrigin(List<String> targets, URI base, String origin, String reference) {
@@ -75,7 +80,8 @@ public final class Invalidation {
         } catch (URISyntaxException | IllegalArgumentException e) {
             return;
         }
-        if (resolved.getRawAuthority() == null || !origin.equals(origin(resolved.getScheme(), resolved.getRawAuthority()))) {
+        String authority = resolved.getRawAuthority();
+        if (authority == null || !origin.equals(origin(resolved.getScheme(), authority))) {
             return;
         }
         String path = resolved.getRawPath() == null || resolved.getRawPath().isEmpty() ? "/" : resolved.getRawPath();

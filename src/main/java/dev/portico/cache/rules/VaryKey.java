@@ -34,10 +34,10 @@ public final class VaryKey {
             int n = value.length();
             int i = 0;
             while (i < n) {
-                int start = CacheControl.skipOws(value, i);
+                int start = FieldSyntax.skipOws(value, i);
                 int end = value.indexOf(',', start);
                 i = end < 0 ? n + 1 : end + 1;
-                end = trimEnd(value, start, end < 0 ? n : end);
+                end = FieldSyntax.trimEnd(value, start, end < 0 ? n : end);
                 if (end == start) {
                     continue;
                 }
@@ -102,10 +102,10 @@ public final class VaryKey {
             int n = value.length();
             int i = 0;
             while (i < n) {
-                int start = CacheControl.skipOws(value, i);
+                int start = FieldSyntax.skipOws(value, i);
                 int end = value.indexOf(',', start);
                 i = end < 0 ? n + 1 : end + 1;
-                end = trimEnd(value, start, end < 0 ? n : end);
+                end = FieldSyntax.trimEnd(value, start, end < 0 ? n : end);
                 if (end - start == 1 && value.charAt(start) == '*') {
                     return true;
                 }
@@ -115,13 +115,13 @@ public final class VaryKey {
     }
 
     private static void appendNormalised(StringBuilder key, String value) {
-        int i = CacheControl.skipOws(value, 0);
-        int end = trimEnd(value, i, value.length());
+        int i = FieldSyntax.skipOws(value, 0);
+        int end = FieldSyntax.trimEnd(value, i, value.length());
         boolean afterComma = false;
         while (i < end) {
             char c = value.charAt(i);
-            if (CacheControl.isOws(c)) {
-                int next = CacheControl.skipOws(value, i);
+            if (FieldSyntax.isOws(c)) {
+                int next = FieldSyntax.skipOws(value, i);
                 // The value is trimmed, so a whitespace run always ends before a character.
                 if (!afterComma && value.charAt(next) != ',') {
                     key.append(value, i, next);
@@ -135,10 +135,4 @@ public final class VaryKey {
         }
     }
 
-    private static int trimEnd(String value, int start, int end) {
-        while (end > start && CacheControl.isOws(value.charAt(end - 1))) {
-            end--;
-        }
-        return end;
-    }
 }
