@@ -1,5 +1,6 @@
 package dev.portico.dataplane.stage.cache;
 
+import dev.portico.cache.StoredBody;
 import dev.portico.cache.StoredResponse;
 import dev.portico.cache.rules.CacheControl;
 import dev.portico.cache.rules.Storability;
@@ -57,7 +58,7 @@ final class BackgroundRefresh {
                         if (storable) {
                             var vary = VaryKey.fields(fields);
                             stage.store().put(key, vary, StoredResponse.of(result.status(), result.statusMessage(),
-                                    fields, result.body(), requestMillis, now,
+                                    fields, StoredBody.copyOf(result.body()), requestMillis, now,
                                     in.contains(HttpHeaders.AUTHORIZATION), VaryKey.secondaryKey(vary, in),
                                     stage.heuristicCapMillis()));
                         } else {

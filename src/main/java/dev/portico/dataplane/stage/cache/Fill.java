@@ -1,5 +1,6 @@
 package dev.portico.dataplane.stage.cache;
 
+import dev.portico.cache.StoredBody;
 import dev.portico.cache.StoredResponse;
 import dev.portico.cache.rules.CacheControl;
 import dev.portico.cache.rules.Freshness;
@@ -168,10 +169,7 @@ final class Fill implements UpstreamTap {
         }
         StoredResponse entry = null;
         if (chunks != null) {
-            Buffer body = Buffer.buffer((int) size);
-            for (Buffer chunk : chunks) {
-                body.appendBuffer(chunk);
-            }
+            Buffer body = StoredBody.copyOf(chunks, (int) size);
             MultiMap headers = MultiMap.caseInsensitiveMultiMap();
             for (Map.Entry<String, String> h : head.headers()) {
                 headers.add(h.getKey(), h.getValue());
