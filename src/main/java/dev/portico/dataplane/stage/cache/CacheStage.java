@@ -113,7 +113,11 @@ public final class CacheStage implements Stage {
             return bypass(exchange, "Portico; fwd=uri-miss; detail=range");
         }
         String fillKey = varyKey.isEmpty() ? key : key + '\n' + varyKey;
-        Fill fill = new Fill(this, key, fillKey, exchange.loop().context(), entry, exchange, requestControl);
+        // Revalidating rewrites the request's validators below; the client's own conditions and range must still
+        // be answered from the response the origin confirms, so the fill keeps the headers as they came.
+        MultiMap clientHeaders = entry == null ? requestHeaders
+                : MultiMap.caseInsensitiveMultiMap().addAll(requestHeaders);
+        Fill fill = new Fill(this, key, fillKey, exchange.loop().context(), entry, clientHeaders, requestControl);
         Fill running = fills.putIfAbsent(fillKey, fill);
         if (running != null) {
             new FillWaiter(this, exchange, exchange.loop().context()).await(running, lockTimeoutMillis);

@@ -53,8 +53,11 @@ final class Fill implements UpstreamTap {
     private long size;
     private StoredResponse stored;
 
-    /** @param stale the stored response being revalidated, or null for a plain miss */
-    Fill(CacheStage stage, String key, String fillKey, Context context, StoredResponse stale, Exchange leader,
+    /**
+     * @param stale the stored response being revalidated, or null for a plain miss
+     * @param requestHeaders the leading request's headers as the client sent them, without the cache's validators
+     */
+    Fill(CacheStage stage, String key, String fillKey, Context context, StoredResponse stale, MultiMap requestHeaders,
          CacheControl requestControl) {
         this.stage = stage;
         this.key = key;
@@ -62,7 +65,7 @@ final class Fill implements UpstreamTap {
         this.context = context;
         this.stale = stale;
         this.requestMillis = System.currentTimeMillis();
-        this.requestHeaders = leader.request().headers();
+        this.requestHeaders = requestHeaders;
         this.requestControl = requestControl;
     }
 
@@ -99,8 +102,8 @@ final class Fill implements UpstreamTap {
             StoredResponse updated = stale.refreshedBy(headers, requestMillis, now, stage.heuristicCapMillis());
             stage.store().put(key, stage.varyFieldsOf(key), updated);
             finish(updated);
-            HitResponder.respond(exchange, updated, "Portico; fwd=stale; fwd-status=304", CacheOutcome.REVALIDATED,
-                    now);
+            HitResponder.respond(exchange, requestHeaders, updated, "Portico; fwd=stale; fwd-status=304",
+                    CacheOutcome.REVALIDATED, now);
             return true;
         }
         if (stale != null && status >= 500 && stage.mayServeStaleOnError(stale, requestControl, now)) {
@@ -222,7 +225,8 @@ final class Fill implements UpstreamTap {
 
     private void serveStale(Exchange exchange, long now) {
         finish(stale);
-        HitResponder.respond(exchange, stale, "Portico; hit; detail=stale-if-error", CacheOutcome.STALE, now);
+        HitResponder.respond(exchange, requestHeaders, stale, "Portico; hit; detail=stale-if-error",
+                CacheOutcome.STALE, now);
     }
 
     /** The fill ends with a stored response that every waiter is answered from. */
