@@ -133,6 +133,24 @@ class CollapsingTest extends CacheTestSupport {
     }
 
     @Test
+    void aResponseIsStoredBeforeItsClientSeesItsEnd() {
+        origin.on("/seq", request -> ScriptedOrigin.Reply.of(200, request.uri(), "Cache-Control", "max-age=60"));
+        cachedVhost("sequential.test");
+
+        // The next request, sent the moment the response is complete (on the same connection or another one), must
+        // find the stored response, not the fill that is about to store it.
+        for (int i = 0; i < 300; i++) {
+            String uri = "/seq?i=" + i;
+            assertCacheStatus(get("sequential.test", uri), STORED);
+            Reply again = i % 2 == 0 ? get("sequential.test", uri)
+                    : TestVertx.await(many.sendAsync(HttpMethod.GET, "sequential.test", uri, Map.of(), null));
+            assertReply(again, 200, uri);
+            assertFromCache(again, HIT_60);
+        }
+        assertEquals(300, origin.count("/seq"));
+    }
+
+    @Test
     void anUncacheableFillReleasesItsWaitersToTheOrigin() {
         CompletableFuture<Void> release = new CompletableFuture<>();
         origin.on("/private", ScriptedOrigin.Reply.of(200, "", "Cache-Control", "no-store")

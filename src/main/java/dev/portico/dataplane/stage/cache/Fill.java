@@ -51,6 +51,8 @@ final class Fill implements UpstreamTap {
     private Head head;
     private List<Buffer> chunks;
     private long size;
+    /** The declared Content-Length, or -1. */
+    private long expected = -1;
     private StoredResponse stored;
 
     /**
@@ -135,6 +137,7 @@ final class Fill implements UpstreamTap {
         List<String> vary = VaryKey.fields(headers);
         head = new Head(status, exchange.response().getStatusMessage(), List.copyOf(fields), vary,
                 VaryKey.secondaryKey(vary, requestHeaders), declared < 0);
+        expected = declared;
         chunks = new ArrayList<>();
         state = State.SHARING;
         for (FillWaiter waiter : waiters) {
@@ -162,13 +165,21 @@ final class Fill implements UpstreamTap {
         for (FillWaiter waiter : waiters) {
             waiter.chunk(chunk);
         }
+        if (size == expected) {
+            // With Content-Length the client has the whole response once this piece is written, which is before
+            // the upstream's end arrives: store now, or its next request would find neither entry nor fill.
+            complete();
+        }
     }
 
     @Override
     public void end() {
-        if (state != State.SHARING) {
-            return;
+        if (state == State.SHARING) {
+            complete();
         }
+    }
+
+    private void complete() {
         StoredResponse entry = null;
         if (chunks != null) {
             Buffer body = Buffer.buffer((int) size);
