@@ -102,7 +102,9 @@ public final class CacheStage implements Stage {
                     // Stale: revalidate below.
                 }
             }
-        } else if (requestControl.onlyIfCached()) {
+        }
+        if (requestControl.onlyIfCached()) {
+            // RFC 9111 section 5.2.1.7: nothing usable without the origin, which the client forbids contacting.
             exchange.replyLocal(LocalReason.NOT_CACHED, "Nothing usable is stored and the request is only-if-cached");
             return Flow.TAKEN;
         }
