@@ -163,6 +163,7 @@ class RevalidationTest extends CacheTestSupport {
         Reply head = send(HttpMethod.HEAD, "headreval.test", "/head");
         assertEquals(200, head.status());
         assertEquals(0, head.body().length());
+        assertCacheStatus(head, "Portico; fwd=stale; fwd-status=200; detail=method");
         assertEquals(1, origin.count("HEAD", "/head"));
 
         Reply next = get("headreval.test", "/head");

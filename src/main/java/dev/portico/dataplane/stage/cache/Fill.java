@@ -13,7 +13,6 @@ import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpMethod;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -113,8 +112,9 @@ final class Fill implements UpstreamTap {
             return true;
         }
         CacheControl control = StoredResponse.controlOf(headers);
-        Storability.Verdict verdict = Storability.check(HttpMethod.GET, status, requestHeaders, headers, control,
-                requestControl);
+        // The leader may be a HEAD revalidating a stale GET response: its 200 has no body to store or share.
+        Storability.Verdict verdict = Storability.check(exchange.request().method(), status, requestHeaders, headers,
+                control, requestControl);
         String reason = verdict.storable() ? null : verdict.reason();
         long declared = contentLength(headers);
         if (reason == null && declared > stage.maxObjectBytes()) {
