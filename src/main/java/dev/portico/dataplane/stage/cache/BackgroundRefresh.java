@@ -44,13 +44,14 @@ final class BackgroundRefresh {
         return UpstreamFetch.get(stage.forward(), exchange.loop(), exchange.target().authority(),
                 exchange.target().pathAndQuery(), headers, stage.maxObjectBytes()).map(result -> {
                     long now = System.currentTimeMillis();
+                    // Only end-to-end fields are stored: a 304's Connection or Keep-Alive must not reach clients.
+                    MultiMap fields = MultiMap.caseInsensitiveMultiMap();
+                    HopByHopHeaders.of(result.headers()).copyEndToEnd(result.headers(), fields, null, null);
                     if (result.status() == 304) {
-                        StoredResponse updated = entry.refreshedBy(result.headers(), requestMillis, now,
+                        StoredResponse updated = entry.refreshedBy(fields, requestMillis, now,
                                 stage.heuristicCapMillis());
                         stage.store().put(key, stage.varyFieldsOf(key), updated);
                     } else if (result.status() < 500) {
-                        MultiMap fields = MultiMap.caseInsensitiveMultiMap();
-                        HopByHopHeaders.of(result.headers()).copyEndToEnd(result.headers(), fields, null, null);
                         CacheControl control = StoredResponse.controlOf(fields);
                         boolean storable = result.body() != null && Storability.check(HttpMethod.GET,
                                 result.status(), in, fields, control, requestControl).storable();
