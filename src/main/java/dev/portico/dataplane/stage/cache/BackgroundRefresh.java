@@ -54,7 +54,8 @@ final class BackgroundRefresh {
                     } else if (result.status() < 500) {
                         CacheControl control = StoredResponse.controlOf(fields);
                         boolean storable = result.body() != null && Storability.check(HttpMethod.GET,
-                                result.status(), in, fields, control, requestControl).storable();
+                                result.status(), in, fields, control, requestControl).storable()
+                                && !stage.lacksFreshness(fields, control);
                         if (storable) {
                             var vary = VaryKey.fields(fields);
                             stage.store().put(key, vary, StoredResponse.of(result.status(), result.statusMessage(),

@@ -208,6 +208,16 @@ public final class CacheStage implements Stage {
         return age - entry.lifetimeMillis() <= decision.staleIfErrorMillis();
     }
 
+    /**
+     * Whether a response Storability allows would get no lifetime at all: it states none and the vhost has no default
+     * TTL for a heuristic one. Such a response is not stored (nginx without proxy_cache_valid), except with
+     * {@code no-cache}, which asks to be stored and revalidated on every use.
+     */
+    boolean lacksFreshness(MultiMap responseHeaders, CacheControl control) {
+        return heuristicCapMillis == 0 && !control.hasLifetime() && !control.noCache()
+                && !responseHeaders.contains(HttpHeaders.EXPIRES);
+    }
+
     List<String> varyFieldsOf(String key) {
         Variants variants = store.get(key);
         return variants == null ? List.of() : variants.varyFields();

@@ -115,7 +115,8 @@ final class Fill implements UpstreamTap {
         // The leader may be a HEAD revalidating a stale GET response: its 200 has no body to store or share.
         Storability.Verdict verdict = Storability.check(exchange.request().method(), status, requestHeaders, headers,
                 control, requestControl);
-        String reason = verdict.storable() ? null : verdict.reason();
+        String reason = !verdict.storable() ? verdict.reason()
+                : stage.lacksFreshness(headers, control) ? "no-freshness" : null;
         long declared = contentLength(headers);
         if (reason == null && declared > stage.maxObjectBytes()) {
             reason = "size";
