@@ -1,10 +1,13 @@
 package dev.portico.cache;
 
+import dev.portico.testing.Api;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient.Reply;
 import dev.portico.testing.ScriptedOrigin;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -48,6 +51,21 @@ class VaryTest extends CacheTestSupport {
         assertReply(get("vary.test", "/greeting"), 200, "hello?");
         assertFromCache(get("vary.test", "/greeting"), HIT_60);
         assertEquals(3, origin.count("/greeting"));
+    }
+
+    @Test
+    void variantsAreSelectedByWhatTheClientSentEvenWhenTheVhostEditsTheRequest() {
+        origin.on("/edited", request -> ScriptedOrigin.Reply.of(200,
+                "language " + request.getHeader("Accept-Language"), "Cache-Control", "max-age=60",
+                "Vary", "Accept-Language"));
+        Api.create(Api.vhost("vary-edited", "vary-edited.test", origin.url()).put("cache", cache())
+                .put("requestHeaders", new JsonObject().put("remove", new JsonArray().add("Accept-Language"))));
+
+        assertCacheStatus(get("vary-edited.test", "/edited", "Accept-Language", "fr"), STORED);
+        Reply hit = get("vary-edited.test", "/edited", "Accept-Language", "fr");
+        assertReply(hit, 200, "language null");
+        assertFromCache(hit, HIT_60);
+        assertEquals(1, origin.count("/edited"));
     }
 
     @Test

@@ -115,12 +115,16 @@ public final class CacheStage implements Stage {
             return bypass(exchange, "Portico; fwd=uri-miss; detail=range");
         }
         String fillKey = varyKey.isEmpty() ? key : key + '\n' + varyKey;
-        // Revalidating rewrites the request's validators below; the client's own conditions and range must still
-        // be answered from the response the origin confirms, so the fill keeps the headers as they came.
-        MultiMap clientHeaders = entry == null ? requestHeaders
-                : MultiMap.caseInsensitiveMultiMap().addAll(requestHeaders);
-        Fill fill = new Fill(this, key, fillKey, exchange.loop().context(), entry, clientHeaders, requestControl);
-        Fill running = fills.putIfAbsent(fillKey, fill);
+        Fill running = fills.get(fillKey);
+        Fill fill = null;
+        if (running == null) {
+            // The request's headers change before the response arrives: our validators replace the client's below,
+            // and later stages apply the vhost's edits. The fill keys the variant and answers the client's own
+            // conditions and range from the headers as they came, the same ones lookups use.
+            MultiMap clientHeaders = MultiMap.caseInsensitiveMultiMap().addAll(requestHeaders);
+            fill = new Fill(this, key, fillKey, exchange.loop().context(), entry, clientHeaders, requestControl);
+            running = fills.putIfAbsent(fillKey, fill);
+        }
         if (running != null) {
             new FillWaiter(this, exchange, exchange.loop().context()).await(running, lockTimeoutMillis);
             return Flow.TAKEN;

@@ -56,7 +56,8 @@ final class Fill implements UpstreamTap {
 
     /**
      * @param stale the stored response being revalidated, or null for a plain miss
-     * @param requestHeaders the leading request's headers as the client sent them, without the cache's validators
+     * @param requestHeaders a copy of the leading request's headers as the client sent them, before the cache's
+     *     validators and the vhost's edits
      */
     Fill(CacheStage stage, String key, String fillKey, Context context, StoredResponse stale, MultiMap requestHeaders,
          CacheControl requestControl) {
