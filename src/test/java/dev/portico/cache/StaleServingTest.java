@@ -7,6 +7,7 @@ import dev.portico.testing.ProxyClient.Reply;
 import dev.portico.testing.ScriptedOrigin;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -85,6 +86,29 @@ class StaleServingTest extends CacheTestSupport {
         assertEquals(null, hit.header("X-Hop"));
         assertEquals(null, hit.header("Keep-Alive"));
         assertEquals(2, origin.count("/hop"));
+    }
+
+    @Test
+    void aBackgroundRevalidationIsSentAsTheVhostSendsEveryRequest() {
+        CompletableFuture<Void> refreshAnswered = new CompletableFuture<>();
+        origin.inTurn("/edited",
+                ScriptedOrigin.Reply.of(200, "old", "Cache-Control", "max-age=0, stale-while-revalidate=60"),
+                ScriptedOrigin.Reply.of(200, "new", "Cache-Control", "max-age=60").held(refreshAnswered));
+        Api.create(Api.vhost("swr-edited", "swr-edited.test", origin.url()).put("cache", cache())
+                .put("requestHeaders", new JsonObject().put("set", new JsonObject().put("X-Origin-Key", "k1"))
+                        .put("remove", new JsonArray().add("X-Debug"))));
+        String[] spoofing = {"X-Forwarded-For", "6.6.6.6", "X-Debug", "on"};
+
+        get("swr-edited.test", "/edited", spoofing);
+        assertFromCache(get("swr-edited.test", "/edited", spoofing), SWR);
+        Eventually.within(Duration.ofSeconds(5), () -> assertEquals(2, origin.count("/edited")));
+        refreshAnswered.complete(null);
+
+        for (ScriptedOrigin.Seen seen : origin.seen()) {
+            assertEquals("k1", seen.headers().get("X-Origin-Key"));
+            assertEquals("127.0.0.1", seen.headers().get("X-Forwarded-For"));
+            assertEquals(null, seen.headers().get("X-Debug"));
+        }
     }
 
     @ParameterizedTest
