@@ -19,11 +19,14 @@ public interface UpstreamTap {
         return false;
     }
 
-    /** A piece of the upstream's body, just handed to the client connection. The buffer must not be modified. */
+    /**
+     * A piece of the upstream's body, about to be handed to the client connection: what the tap does with the last
+     * piece happens before the client can have the whole response. The buffer must not be modified.
+     */
     default void chunk(Buffer chunk) {
     }
 
-    /** The upstream's body is complete. */
+    /** The upstream's body is complete; called before the client's response is ended. */
     default void end() {
     }
 

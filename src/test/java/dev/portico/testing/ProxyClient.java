@@ -1,5 +1,6 @@
 package dev.portico.testing;
 
+import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
@@ -41,7 +42,12 @@ public final class ProxyClient implements AutoCloseable {
      * @param localAddress address to connect from, or null for the default
      */
     public ProxyClient(int port, String serverHost, String localAddress) {
-        HttpClientOptions options = new HttpClientOptions().setKeepAlive(true).setMaxPoolSize(32);
+        this(port, serverHost, localAddress, 32);
+    }
+
+    /** @param maxConnections how many requests may be in flight at once (one connection each) */
+    public ProxyClient(int port, String serverHost, String localAddress, int maxConnections) {
+        HttpClientOptions options = new HttpClientOptions().setKeepAlive(true).setMaxPoolSize(maxConnections);
         if (localAddress != null) {
             options.setLocalAddress(localAddress);
         }
@@ -55,16 +61,22 @@ public final class ProxyClient implements AutoCloseable {
     }
 
     public Reply send(HttpMethod method, String host, String uri, Map<String, String> headers, Buffer body) {
+        return TestVertx.await(sendAsync(method, host, uri, headers, body));
+    }
+
+    /** Like {@link #send}, without waiting: for many requests in flight at once. */
+    public Future<Reply> sendAsync(HttpMethod method, String host, String uri, Map<String, String> headers,
+                                   Buffer body) {
         RequestOptions options = new RequestOptions().setHost(serverHost).setPort(port).setMethod(method).setURI(uri)
                 .setTimeout(30_000);
         options.putHeader("Host", host);
         headers.forEach(options::putHeader);
         // body() nested inside send()'s callback, so it is attached on the event loop as the head arrives; chained
         // after it from this thread, the response can end first and its body is lost (eclipse-vertx/vert.x#4705).
-        return TestVertx.await(client.request(options)
+        return client.request(options)
                 .compose(request -> (body == null ? request.send() : request.send(body))
                         .compose(response -> response.body().map(b -> new Reply(response.statusCode(),
-                                MultiMap.caseInsensitiveMultiMap().addAll(response.headers()), b)))));
+                                MultiMap.caseInsensitiveMultiMap().addAll(response.headers()), b))));
     }
 
     public HttpClient raw() {

@@ -1,5 +1,6 @@
 package dev.portico.testing;
 
+import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
@@ -9,6 +10,8 @@ import io.vertx.core.http.HttpServerRequest;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -20,27 +23,36 @@ import java.util.function.Function;
  */
 public final class ScriptedOrigin implements AutoCloseable {
 
-    /** One scripted answer; {@code delayMs} delays the head, {@code closeInstead} drops the connection. */
-    public record Reply(int status, Map<String, String> headers, Buffer body, long delayMs, boolean closeInstead) {
+    /**
+     * One scripted answer; {@code delayMs} delays the head, {@code closeInstead} drops the connection, and
+     * {@code gate} (when not null) holds the answer until it completes.
+     */
+    public record Reply(int status, Map<String, String> headers, Buffer body, long delayMs, boolean closeInstead,
+                        CompletionStage<?> gate) {
 
         public static Reply of(int status, String body, String... headerPairs) {
             Map<String, String> headers = new LinkedHashMap<>();
             for (int i = 0; i + 1 < headerPairs.length; i += 2) {
                 headers.put(headerPairs[i], headerPairs[i + 1]);
             }
-            return new Reply(status, headers, Buffer.buffer(body), 0, false);
+            return new Reply(status, headers, Buffer.buffer(body), 0, false, null);
         }
 
         public static Reply close() {
-            return new Reply(0, Map.of(), Buffer.buffer(), 0, true);
+            return new Reply(0, Map.of(), Buffer.buffer(), 0, true, null);
         }
 
         public Reply delayed(long ms) {
-            return new Reply(status, headers, body, ms, closeInstead);
+            return new Reply(status, headers, body, ms, closeInstead, gate);
         }
 
         public Reply withBody(Buffer newBody) {
-            return new Reply(status, headers, newBody, delayMs, closeInstead);
+            return new Reply(status, headers, newBody, delayMs, closeInstead, gate);
+        }
+
+        /** This answer, sent only once {@code until} completes (at once when it already has). */
+        public Reply held(CompletionStage<?> until) {
+            return new Reply(status, headers, body, delayMs, closeInstead, until);
         }
     }
 
@@ -52,6 +64,7 @@ public final class ScriptedOrigin implements AutoCloseable {
     private final Map<String, Function<HttpServerRequest, Reply>> scripts = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
     private final List<Seen> seen = new CopyOnWriteArrayList<>();
+    private boolean closed;
 
     private ScriptedOrigin(HttpServer server) {
         this.server = server;
@@ -80,10 +93,27 @@ public final class ScriptedOrigin implements AutoCloseable {
         return on(path, request -> reply);
     }
 
+    /** Answers the n-th request for {@code path} with the n-th reply; the last one answers every later request. */
+    public ScriptedOrigin inTurn(String path, Reply... replies) {
+        AtomicInteger turn = new AtomicInteger();
+        return on(path, request -> replies[Math.min(turn.getAndIncrement(), replies.length - 1)]);
+    }
+
     /** Requests seen for {@code path} (any method, any query). */
     public int count(String path) {
         AtomicInteger n = counts.get(path);
         return n == null ? 0 : n.get();
+    }
+
+    /** Requests seen for {@code path} (any query) with {@code method}. */
+    public int count(String method, String path) {
+        int n = 0;
+        for (Seen s : seen) {
+            if (s.method().equals(method) && pathOf(s.uri()).equals(path)) {
+                n++;
+            }
+        }
+        return n;
     }
 
     public List<Seen> seen() {
@@ -94,12 +124,16 @@ public final class ScriptedOrigin implements AutoCloseable {
     public Seen last(String path) {
         for (int i = seen.size() - 1; i >= 0; i--) {
             Seen s = seen.get(i);
-            String p = s.uri().contains("?") ? s.uri().substring(0, s.uri().indexOf('?')) : s.uri();
-            if (p.equals(path)) {
+            if (pathOf(s.uri()).equals(path)) {
                 return s;
             }
         }
         return null;
+    }
+
+    private static String pathOf(String uri) {
+        int q = uri.indexOf('?');
+        return q < 0 ? uri : uri.substring(0, q);
     }
 
     private void handle(HttpServerRequest request) {
@@ -108,12 +142,16 @@ public final class ScriptedOrigin implements AutoCloseable {
                 MultiMap.caseInsensitiveMultiMap().addAll(request.headers())));
         Function<HttpServerRequest, Reply> script = scripts.get(request.path());
         Reply reply = script == null ? Reply.of(404, "not scripted") : script.apply(request);
+        Context context = TestVertx.get().getOrCreateContext();
         request.body().onComplete(ignored -> {
-            if (reply.delayMs() > 0) {
-                TestVertx.get().setTimer(reply.delayMs(), t -> answer(request, reply));
-            } else {
-                answer(request, reply);
-            }
+            CompletionStage<?> gate = reply.gate() == null ? CompletableFuture.completedFuture(null) : reply.gate();
+            gate.whenComplete((v, e) -> context.runOnContext(go -> {
+                if (reply.delayMs() > 0) {
+                    TestVertx.get().setTimer(reply.delayMs(), t -> answer(request, reply));
+                } else {
+                    answer(request, reply);
+                }
+            }));
         });
     }
 
@@ -131,8 +169,12 @@ public final class ScriptedOrigin implements AutoCloseable {
         }
     }
 
+    /** Stops listening (new connections are refused) and closes open connections; safe to call twice. */
     @Override
-    public void close() {
-        TestVertx.await(server.close());
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            TestVertx.await(server.close());
+        }
     }
 }

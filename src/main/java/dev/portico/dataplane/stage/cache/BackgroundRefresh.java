@@ -6,6 +6,7 @@ import dev.portico.cache.rules.CacheControl;
 import dev.portico.cache.rules.Storability;
 import dev.portico.cache.rules.VaryKey;
 import dev.portico.dataplane.Exchange;
+import dev.portico.dataplane.stage.Stage;
 import dev.portico.dataplane.stage.forward.UpstreamFetch;
 import dev.portico.dataplane.stage.forwarding.HopByHopHeaders;
 import io.vertx.core.Future;
@@ -16,9 +17,9 @@ import io.vertx.core.http.HttpMethod;
 
 /**
  * Refreshes a stale response while clients are served the stale copy ({@code stale-while-revalidate}, RFC 5861):
- * one conditional GET with the triggering request's end-to-end headers, like nginx's background cache update. A
- * 304 refreshes the stored headers, a storable response replaces the entry, an uncacheable one removes it, and an
- * error leaves the stale entry for its remaining stale lifetime.
+ * one conditional GET with the triggering request's headers as the vhost forwards them, like nginx's background
+ * cache update. A 304 refreshes the stored headers, a storable response replaces the entry, an uncacheable one
+ * removes it, and an error leaves the stale entry for its remaining stale lifetime.
  */
 final class BackgroundRefresh {
 
@@ -26,6 +27,8 @@ final class BackgroundRefresh {
     }
 
     static Future<Void> start(CacheStage stage, Exchange exchange, String key, StoredResponse entry) {
+        MultiMap client = MultiMap.caseInsensitiveMultiMap().addAll(exchange.request().headers());
+        editAsForwarded(stage, exchange);
         MultiMap in = exchange.request().headers();
         MultiMap headers = MultiMap.caseInsensitiveMultiMap();
         HopByHopHeaders.of(in).copyEndToEnd(in, headers, "Host", "Expect");
@@ -41,25 +44,27 @@ final class BackgroundRefresh {
             headers.set(HttpHeaders.IF_MODIFIED_SINCE, lastModified);
         }
         long requestMillis = System.currentTimeMillis();
-        CacheControl requestControl = CacheControl.ofRequest(in);
+        CacheControl requestControl = CacheControl.ofRequest(client);
         return UpstreamFetch.get(stage.forward(), exchange.loop(), exchange.target().authority(),
                 exchange.target().pathAndQuery(), headers, stage.maxObjectBytes()).map(result -> {
                     long now = System.currentTimeMillis();
+                    // Only end-to-end fields are stored: a 304's Connection or Keep-Alive must not reach clients.
+                    MultiMap fields = MultiMap.caseInsensitiveMultiMap();
+                    HopByHopHeaders.of(result.headers()).copyEndToEnd(result.headers(), fields, null, null);
                     if (result.status() == 304) {
-                        StoredResponse updated = entry.refreshedBy(result.headers(), requestMillis, now,
+                        StoredResponse updated = entry.refreshedBy(fields, requestMillis, now,
                                 stage.heuristicCapMillis());
                         stage.store().put(key, stage.varyFieldsOf(key), updated);
                     } else if (result.status() < 500) {
-                        MultiMap fields = MultiMap.caseInsensitiveMultiMap();
-                        HopByHopHeaders.of(result.headers()).copyEndToEnd(result.headers(), fields, null, null);
                         CacheControl control = StoredResponse.controlOf(fields);
                         boolean storable = result.body() != null && Storability.check(HttpMethod.GET,
-                                result.status(), in, fields, control, requestControl).storable();
+                                result.status(), client, fields, control, requestControl).storable()
+                                && !stage.lacksFreshness(fields, control);
                         if (storable) {
                             var vary = VaryKey.fields(fields);
                             stage.store().put(key, vary, StoredResponse.of(result.status(), result.statusMessage(),
                                     fields, StoredBody.copyOf(result.body()), requestMillis, now,
-                                    in.contains(HttpHeaders.AUTHORIZATION), VaryKey.secondaryKey(vary, in),
+                                    client.contains(HttpHeaders.AUTHORIZATION), VaryKey.secondaryKey(vary, client),
                                     stage.heuristicCapMillis()));
                         } else {
                             stage.store().invalidate(key);
@@ -67,5 +72,21 @@ final class BackgroundRefresh {
                     }
                     return (Void) null;
                 });
+    }
+
+    /**
+     * Runs the request edits of the stages between the cache and the forward stage (forwarding headers, the vhost's
+     * request header rules) on the request, which the cache has already answered, so that the refresh reaches the
+     * origin as every forwarded request does: spoofed X-Forwarded-For replaced, configured fields set or removed.
+     * Those stages only edit the request; one that took it would stop the edits.
+     */
+    private static void editAsForwarded(CacheStage cache, Exchange exchange) {
+        boolean after = false;
+        for (Stage stage : exchange.vhost().stages()) {
+            if (stage == cache.forward() || after && stage.onRequest(exchange) == Stage.Flow.TAKEN) {
+                return;
+            }
+            after |= stage == cache;
+        }
     }
 }

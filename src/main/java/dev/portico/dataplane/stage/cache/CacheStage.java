@@ -102,7 +102,9 @@ public final class CacheStage implements Stage {
                     // Stale: revalidate below.
                 }
             }
-        } else if (requestControl.onlyIfCached()) {
+        }
+        if (requestControl.onlyIfCached()) {
+            // RFC 9111 section 5.2.1.7: nothing usable without the origin, which the client forbids contacting.
             exchange.replyLocal(LocalReason.NOT_CACHED, "Nothing usable is stored and the request is only-if-cached");
             return Flow.TAKEN;
         }
@@ -113,8 +115,16 @@ public final class CacheStage implements Stage {
             return bypass(exchange, "Portico; fwd=uri-miss; detail=range");
         }
         String fillKey = varyKey.isEmpty() ? key : key + '\n' + varyKey;
-        Fill fill = new Fill(this, key, fillKey, exchange.loop().context(), entry, exchange, requestControl);
-        Fill running = fills.putIfAbsent(fillKey, fill);
+        Fill running = fills.get(fillKey);
+        Fill fill = null;
+        if (running == null) {
+            // The request's headers change before the response arrives: our validators replace the client's below,
+            // and later stages apply the vhost's edits. The fill keys the variant and answers the client's own
+            // conditions and range from the headers as they came, the same ones lookups use.
+            MultiMap clientHeaders = MultiMap.caseInsensitiveMultiMap().addAll(requestHeaders);
+            fill = new Fill(this, key, fillKey, exchange.loop().context(), entry, clientHeaders, requestControl);
+            running = fills.putIfAbsent(fillKey, fill);
+        }
         if (running != null) {
             new FillWaiter(this, exchange, exchange.loop().context()).await(running, lockTimeoutMillis);
             return Flow.TAKEN;
@@ -200,6 +210,16 @@ public final class CacheStage implements Stage {
         Freshness.Decision decision = Freshness.evaluate(entry.lifetimeMillis(), age, entry.control(),
                 requestControl, staleWhileRevalidateMillis, staleIfErrorMillis);
         return age - entry.lifetimeMillis() <= decision.staleIfErrorMillis();
+    }
+
+    /**
+     * Whether a response Storability allows would get no lifetime at all: it states none and the vhost has no default
+     * TTL for a heuristic one. Such a response is not stored (nginx without proxy_cache_valid), except with
+     * {@code no-cache}, which asks to be stored and revalidated on every use.
+     */
+    boolean lacksFreshness(MultiMap responseHeaders, CacheControl control) {
+        return heuristicCapMillis == 0 && !control.hasLifetime() && !control.noCache()
+                && !responseHeaders.contains(HttpHeaders.EXPIRES);
     }
 
     List<String> varyFieldsOf(String key) {

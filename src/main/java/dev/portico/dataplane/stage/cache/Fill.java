@@ -14,7 +14,6 @@ import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpMethod;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -52,10 +51,16 @@ final class Fill implements UpstreamTap {
     private Head head;
     private List<Buffer> chunks;
     private long size;
+    /** The declared Content-Length, or -1. */
+    private long expected = -1;
     private StoredResponse stored;
 
-    /** @param stale the stored response being revalidated, or null for a plain miss */
-    Fill(CacheStage stage, String key, String fillKey, Context context, StoredResponse stale, Exchange leader,
+    /**
+     * @param stale the stored response being revalidated, or null for a plain miss
+     * @param requestHeaders a copy of the leading request's headers as the client sent them, before the cache's
+     *     validators and the vhost's edits
+     */
+    Fill(CacheStage stage, String key, String fillKey, Context context, StoredResponse stale, MultiMap requestHeaders,
          CacheControl requestControl) {
         this.stage = stage;
         this.key = key;
@@ -63,7 +68,7 @@ final class Fill implements UpstreamTap {
         this.context = context;
         this.stale = stale;
         this.requestMillis = System.currentTimeMillis();
-        this.requestHeaders = leader.request().headers();
+        this.requestHeaders = requestHeaders;
         this.requestControl = requestControl;
     }
 
@@ -100,8 +105,8 @@ final class Fill implements UpstreamTap {
             StoredResponse updated = stale.refreshedBy(headers, requestMillis, now, stage.heuristicCapMillis());
             stage.store().put(key, stage.varyFieldsOf(key), updated);
             finish(updated);
-            HitResponder.respond(exchange, updated, "Portico; fwd=stale; fwd-status=304", CacheOutcome.REVALIDATED,
-                    now);
+            HitResponder.respond(exchange, requestHeaders, updated, "Portico; fwd=stale; fwd-status=304",
+                    CacheOutcome.REVALIDATED, now);
             return true;
         }
         if (stale != null && status >= 500 && stage.mayServeStaleOnError(stale, requestControl, now)) {
@@ -109,9 +114,11 @@ final class Fill implements UpstreamTap {
             return true;
         }
         CacheControl control = StoredResponse.controlOf(headers);
-        Storability.Verdict verdict = Storability.check(HttpMethod.GET, status, requestHeaders, headers, control,
-                requestControl);
-        String reason = verdict.storable() ? null : verdict.reason();
+        // The leader may be a HEAD revalidating a stale GET response: its 200 has no body to store or share.
+        Storability.Verdict verdict = Storability.check(exchange.request().method(), status, requestHeaders, headers,
+                control, requestControl);
+        String reason = !verdict.storable() ? verdict.reason()
+                : stage.lacksFreshness(headers, control) ? "no-freshness" : null;
         long declared = contentLength(headers);
         if (reason == null && declared > stage.maxObjectBytes()) {
             reason = "size";
@@ -133,6 +140,7 @@ final class Fill implements UpstreamTap {
         List<String> vary = VaryKey.fields(headers);
         head = new Head(status, exchange.response().getStatusMessage(), List.copyOf(fields), vary,
                 VaryKey.secondaryKey(vary, requestHeaders), declared < 0);
+        expected = declared;
         chunks = new ArrayList<>();
         state = State.SHARING;
         for (FillWaiter waiter : waiters) {
@@ -160,13 +168,21 @@ final class Fill implements UpstreamTap {
         for (FillWaiter waiter : waiters) {
             waiter.chunk(chunk);
         }
+        if (size == expected) {
+            // With Content-Length the client has the whole response once this piece is written, which is before
+            // the upstream's end arrives: store now, or its next request would find neither entry nor fill.
+            complete();
+        }
     }
 
     @Override
     public void end() {
-        if (state != State.SHARING) {
-            return;
+        if (state == State.SHARING) {
+            complete();
         }
+    }
+
+    private void complete() {
         StoredResponse entry = null;
         if (chunks != null) {
             Buffer body = StoredBody.copyOf(chunks, (int) size);
@@ -220,7 +236,8 @@ final class Fill implements UpstreamTap {
 
     private void serveStale(Exchange exchange, long now) {
         finish(stale);
-        HitResponder.respond(exchange, stale, "Portico; hit; detail=stale-if-error", CacheOutcome.STALE, now);
+        HitResponder.respond(exchange, requestHeaders, stale, "Portico; hit; detail=stale-if-error",
+                CacheOutcome.STALE, now);
     }
 
     /** The fill ends with a stored response that every waiter is answered from. */

@@ -40,12 +40,20 @@ final class HitResponder {
      */
     static void respond(Exchange exchange, StoredResponse entry, String cacheStatus, CacheOutcome outcome,
                         long nowMillis) {
+        respond(exchange, exchange.request().headers(), entry, cacheStatus, outcome, nowMillis);
+    }
+
+    /**
+     * @param requestHeaders the client's request headers, whose conditions and range are answered (the request's
+     *     own map may carry the cache's validators instead, after a revalidation)
+     */
+    static void respond(Exchange exchange, MultiMap requestHeaders, StoredResponse entry, String cacheStatus,
+                        CacheOutcome outcome, long nowMillis) {
         exchange.cacheOutcome(outcome);
         HttpServerResponse response = exchange.response();
         MultiMap headers = response.headers();
         headers.clear();
         HttpMethod method = exchange.request().method();
-        MultiMap requestHeaders = exchange.request().headers();
         long age = Freshness.currentAgeMillis(entry.correctedInitialAgeMillis(), entry.responseMillis(), nowMillis);
         long ttlSeconds = Math.floorDiv(entry.lifetimeMillis() - age, 1000);
         String status = cacheStatus + "; ttl=" + ttlSeconds;

@@ -17,6 +17,10 @@ final class BodyRelay {
 
     /** The outcome, reported exactly once. */
     interface Outcome {
+        /** The source ended: all of the body has been read and handed to the destination, which is ending now. */
+        default void sourceEnded() {
+        }
+
         void relayed();
 
         void sourceFailed(Throwable cause);
@@ -43,7 +47,7 @@ final class BodyRelay {
         new BodyRelay(source, destination, null, outcome).run();
     }
 
-    /** Starts relaying, showing every piece to {@code tap} (may be null) as it is written. */
+    /** Starts relaying, showing every piece to {@code tap} (may be null) just before it is written. */
     static void start(ReadStream<Buffer> source, WriteStream<Buffer> destination, UpstreamTap tap, Outcome outcome) {
         new BodyRelay(source, destination, tap, outcome).run();
     }
@@ -51,24 +55,27 @@ final class BodyRelay {
     private void run() {
         Handler<Void> drained = v -> source.resume();
         source.handler(chunk -> {
-            destination.write(chunk, writeAck);
             if (tap != null) {
                 tap.chunk(chunk);
             }
+            destination.write(chunk, writeAck);
             if (destination.writeQueueFull()) {
                 source.pause();
                 destination.drainHandler(drained);
             }
         });
         source.exceptionHandler(this::sourceFailed);
-        source.endHandler(v -> destination.end(ended -> {
-            if (ended.failed()) {
-                destinationFailed(ended.cause());
-            } else if (!done) {
-                done = true;
-                outcome.relayed();
-            }
-        }));
+        source.endHandler(v -> {
+            outcome.sourceEnded();
+            destination.end(ended -> {
+                if (ended.failed()) {
+                    destinationFailed(ended.cause());
+                } else if (!done) {
+                    done = true;
+                    outcome.relayed();
+                }
+            });
+        });
         source.resume();
     }
 

@@ -187,13 +187,19 @@ final class UpstreamCall {
         exchange.sendHead();
         BodyRelay.start(upstream, response, tap, new BodyRelay.Outcome() {
             @Override
-            public void relayed() {
-                finished = true;
-                releasePool();
+            public void sourceEnded() {
+                // Before the client can see the end: a cache stores the response before the client's next request
+                // can arrive, and a complete body is stored even if the client connection fails on the last write.
                 if (tap != null) {
                     tapDone = true;
                     tap.end();
                 }
+            }
+
+            @Override
+            public void relayed() {
+                finished = true;
+                releasePool();
             }
 
             @Override

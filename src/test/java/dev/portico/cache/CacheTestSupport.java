@@ -1,0 +1,111 @@
+package dev.portico.cache;
+
+import dev.portico.dataplane.DataPlaneServer;
+import dev.portico.testing.Api;
+import dev.portico.testing.ProxyClient;
+import dev.portico.testing.ScriptedOrigin;
+import io.netty.handler.codec.DateFormatter;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+
+import java.time.Instant;
+import java.util.Date;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Shared set-up of the cache tests: a scripted origin on loopback, a real client, helpers to create a cache-enabled
+ * vhost in front of the origin, and a clean configuration (so a fresh, empty store) for every test.
+ */
+abstract class CacheTestSupport {
+
+    @Inject
+    DataPlaneServer dataPlane;
+
+    ScriptedOrigin origin;
+    ProxyClient client;
+
+    @BeforeEach
+    void startOrigin() {
+        origin = ScriptedOrigin.start();
+        client = new ProxyClient(dataPlane.port());
+    }
+
+    @AfterEach
+    void cleanUp() {
+        Api.deleteAll();
+        origin.close();
+        client.close();
+    }
+
+    /** A cache block with {@code enabled: true} and the given settings, e.g. {@code cache("defaultTtl", "1h")}. */
+    static JsonObject cache(Object... settings) {
+        JsonObject cache = new JsonObject().put("enabled", true);
+        for (int i = 0; i + 1 < settings.length; i += 2) {
+            cache.put((String) settings[i], settings[i + 1]);
+        }
+        return cache;
+    }
+
+    /** Creates a vhost named after {@code host} in front of the origin, with the given cache block. */
+    String cachedVhost(String host, JsonObject cache) {
+        return Api.create(Api.vhost(host.replace('.', '-'), host, origin.url()).put("cache", cache));
+    }
+
+    /** Creates a vhost with the cache enabled and every other cache setting at its default. */
+    String cachedVhost(String host) {
+        return cachedVhost(host, cache());
+    }
+
+    ProxyClient.Reply get(String host, String uri, String... headerPairs) {
+        return send(HttpMethod.GET, host, uri, headerPairs);
+    }
+
+    ProxyClient.Reply send(HttpMethod method, String host, String uri, String... headerPairs) {
+        return client.send(method, host, uri, headers(headerPairs), null);
+    }
+
+    static Map<String, String> headers(String... pairs) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < pairs.length; i += 2) {
+            headers.put(pairs[i], pairs[i + 1]);
+        }
+        return headers;
+    }
+
+    /** An IMF-fixdate, as origins send in {@code Date}, {@code Expires} and {@code Last-Modified}. */
+    static String httpDate(Instant instant) {
+        return DateFormatter.format(Date.from(instant));
+    }
+
+    /** Asserts status and body. */
+    static void assertReply(ProxyClient.Reply reply, int status, String body) {
+        assertEquals(status, reply.status(), () -> "status; body: " + reply.text());
+        assertEquals(body, reply.text());
+    }
+
+    /** Asserts that {@code Cache-Status} matches {@code regex} in full. */
+    static void assertCacheStatus(ProxyClient.Reply reply, String regex) {
+        String value = reply.header("Cache-Status");
+        assertNotNull(value, "no Cache-Status");
+        assertTrue(Pattern.matches(regex, value), () -> "Cache-Status " + value + " does not match " + regex);
+    }
+
+    /** Asserts an answer from the cache: its {@code Cache-Status} matches {@code regex} and it carries {@code Age}. */
+    static void assertFromCache(ProxyClient.Reply reply, String regex) {
+        assertCacheStatus(reply, regex);
+        assertNotNull(reply.header("Age"), "an answer from the cache carries Age");
+    }
+
+    /** A fresh hit of a response stored with a lifetime of 60 s moments ago. */
+    static final String HIT_60 = "Portico; hit; ttl=(59|60)";
+    static final String STORED = "Portico; fwd=miss; stored";
+}
