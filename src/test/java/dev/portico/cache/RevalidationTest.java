@@ -47,6 +47,24 @@ class RevalidationTest extends CacheTestSupport {
     }
 
     @Test
+    void anOriginErrorDuringRevalidationKeepsTheStoredResponseForTheNextTry() {
+        ScriptedOrigin.Reply fresh = ScriptedOrigin.Reply.of(200, "kept body", "ETag", "\"k1\"",
+                "Cache-Control", "max-age=0");
+        origin.inTurn("/flaky", fresh, ScriptedOrigin.Reply.of(500, "oops"),
+                ScriptedOrigin.Reply.of(304, "", "ETag", "\"k1\"", "Cache-Control", "max-age=0"));
+        cachedVhost("flaky.test");
+
+        assertCacheStatus(get("flaky.test", "/flaky"), STORED);
+        Reply failed = get("flaky.test", "/flaky");
+        assertReply(failed, 500, "oops");
+        Reply revalidated = get("flaky.test", "/flaky");
+        assertReply(revalidated, 200, "kept body");
+        assertFromCache(revalidated, "Portico; fwd=stale; fwd-status=304; ttl=-?[0-9]+");
+        assertEquals("\"k1\"", origin.last("/flaky").headers().get("If-None-Match"));
+        assertEquals(3, origin.count("/flaky"));
+    }
+
+    @Test
     void aStaleResponseIsRevalidatedWithItsLastModified() {
         origin.on("/lm", request -> LAST_MODIFIED.equals(request.getHeader("If-Modified-Since"))
                 ? ScriptedOrigin.Reply.of(304, "", "Cache-Control", "max-age=0")

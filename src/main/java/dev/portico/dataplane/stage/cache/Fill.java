@@ -126,7 +126,9 @@ final class Fill implements UpstreamTap {
         String fwd = stale == null ? "Portico; fwd=miss" : "Portico; fwd=stale; fwd-status=" + status;
         exchange.cacheOutcome(CacheOutcome.MISS);
         if (reason != null) {
-            if (stale != null) {
+            // The origin now says the stored response may not be reused; an error says nothing about it, and its
+            // validators may still earn a 304 next time.
+            if (stale != null && status < 500) {
                 stage.store().invalidate(key);
             }
             release(reason);
