@@ -45,10 +45,13 @@ BENCH_HOST=bench.local
 CLK_TCK=$(getconf CLK_TCK)
 
 # name:path:expected size in bytes:host. bench.local forwards every request; cache.local answers from the proxy's
-# response cache (Portico's in-memory cache, nginx's proxy_cache), filled during the warm-up.
+# response cache (Portico's in-memory cache, nginx's proxy_cache), filled during the warm-up; static.local serves
+# the same files from the proxy's own disk (Portico's "static" block, nginx's root), no origin involved.
 CACHE_HOST=cache.local
+STATIC_HOST=static.local
 SCENARIOS=("1KiB:/1k.bin:1024:$BENCH_HOST" "100KiB:/100k.bin:102400:$BENCH_HOST"
-           "hit-1KiB:/1k.bin:1024:$CACHE_HOST" "hit-100KiB:/100k.bin:102400:$CACHE_HOST")
+           "hit-1KiB:/1k.bin:1024:$CACHE_HOST" "hit-100KiB:/100k.bin:102400:$CACHE_HOST"
+           "static-1KiB:/1k.bin:1024:$STATIC_HOST" "static-100KiB:/100k.bin:102400:$STATIC_HOST")
 TARGETS=(portico nginx)
 
 WORK=""
@@ -241,15 +244,14 @@ start_portico() {
     log "Portico ready (pid $PORTICO_PID)"
 }
 
-create_vhost() {     # create_vhost NAME HOST EXTRA_JSON
+create_vhost() {     # create_vhost NAME HOST FIELDS_JSON: the vhost's fields besides name and hostnames
     local api=http://127.0.0.1:$PORTICO_API_PORT/api/v1/vhosts code
     code=$(curl -sS -m 10 -o "$WORK/vhost-$1.json" -w '%{http_code}' -X POST "$api" \
         -H "Authorization: Bearer $ADMIN_TOKEN" -H 'Content-Type: application/json' \
-        -d "{\"name\":\"$1\",\"hostnames\":[\"$2\"],
-             \"upstreams\":[{\"url\":\"http://127.0.0.1:$ORIGIN_PORT\"}]$3}")
+        -d "{\"name\":\"$1\",\"hostnames\":[\"$2\"],$3}")
     case $code in
         201)
-            log "vhost $1 ($2) -> http://127.0.0.1:$ORIGIN_PORT created"
+            log "vhost $1 ($2) created: $3"
             if [[ -n ${QUARKUS_DATASOURCE_JDBC_URL:-} ]]; then   # an external database: do not leave it behind
                 local id
                 id=$(grep -o '"id":"[^"]*"' "$WORK/vhost-$1.json" | head -n 1 | cut -d '"' -f 4)
@@ -273,14 +275,16 @@ check_targets() {
             [[ $got == "200 $size" ]] || die "$target $host$path answered '$got', expected '200 $size'"
         done
     done
-    log "both targets serve every scenario; response headers through Portico, forwarded and from the cache:"
-    for host in "$BENCH_HOST" "$CACHE_HOST"; do
+    log "both targets serve every scenario; response headers through Portico, forwarded, from the cache, from disk:"
+    for host in "$BENCH_HOST" "$CACHE_HOST" "$STATIC_HOST"; do
         curl -sS -m 5 -o /dev/null -D - -H "Host: $host" "http://127.0.0.1:$PORTICO_PORT/1k.bin" \
             | tr -d '\r' | sed -e '/^$/d' -e 's/^/    /' >&2
     done
-    log "and through nginx from its cache:"
-    curl -sS -m 5 -o /dev/null -D - -H "Host: $CACHE_HOST" "http://127.0.0.1:$NGINX_PORT/1k.bin" \
-        | tr -d '\r' | sed -e '/^$/d' -e 's/^/    /' >&2
+    log "and through nginx from its cache and from disk:"
+    for host in "$CACHE_HOST" "$STATIC_HOST"; do
+        curl -sS -m 5 -o /dev/null -D - -H "Host: $host" "http://127.0.0.1:$NGINX_PORT/1k.bin" \
+            | tr -d '\r' | sed -e '/^$/d' -e 's/^/    /' >&2
+    done
 }
 
 # ----------------------------------------------------------------------------------------------------- measuring
@@ -402,8 +406,11 @@ main() {
     start_nginx origin "$LOAD_CPU" "$ORIGIN_PORT"
     start_nginx proxy "$PROXY_CPU" "$NGINX_PORT"
     start_portico
-    create_vhost bench "$BENCH_HOST" ""
-    create_vhost bench-cache "$CACHE_HOST" ',"cache":{"enabled":true}'
+    local upstreams="\"upstreams\":[{\"url\":\"http://127.0.0.1:$ORIGIN_PORT\"}]"
+    create_vhost bench "$BENCH_HOST" "$upstreams"
+    create_vhost bench-cache "$CACHE_HOST" "$upstreams,\"cache\":{\"enabled\":true}"
+    # The files the origin serves, served by the proxy itself (nginx: root www in nginx-proxy.conf).
+    create_vhost bench-static "$STATIC_HOST" "\"static\":{\"root\":\"$WORK/www\"}"
     check_targets
 
     local scenario name path size host target run

@@ -39,6 +39,7 @@ public final class CompiledVhost {
         return stages;
     }
 
+    /** The upstreams; null for a vhost that only serves static files. */
     public UpstreamGroup upstreams() {
         return upstreams;
     }

@@ -6,6 +6,7 @@ import dev.portico.dataplane.stage.cache.CacheStage;
 import java.util.UUID;
 
 import dev.portico.dataplane.stage.Stage;
+import dev.portico.dataplane.stage.files.StaticFilesStage;
 import dev.portico.dataplane.stage.forward.ForwardStage;
 import dev.portico.dataplane.stage.forward.UpstreamGroup;
 import dev.portico.dataplane.stage.forward.UpstreamHealth;
@@ -62,7 +63,7 @@ public class SnapshotCompiler {
     public synchronized RoutingSnapshot compile(long version, List<VhostSpec> specs) {
         Map<UUID, CacheRegistry.Share> shares = new HashMap<>();
         for (VhostSpec spec : specs) {
-            if (spec.cache().enabled()) {
+            if (spec.cache().enabled() && !spec.upstreams().isEmpty()) {
                 shares.put(spec.id(), new CacheRegistry.Share(spec.name(), spec.cache().maxBytes()));
             }
         }
@@ -71,7 +72,7 @@ public class SnapshotCompiler {
         Set<String> origins = new HashSet<>();
         for (CompiledVhost vhost : snapshot.vhosts()) {
             names.add(vhost.name());
-            for (int i = 0; i < vhost.upstreams().size(); i++) {
+            for (int i = 0; vhost.upstreams() != null && i < vhost.upstreams().size(); i++) {
                 origins.add(vhost.upstreams().target(i).spec().origin());
             }
         }
@@ -131,34 +132,13 @@ public class SnapshotCompiler {
     private CompiledVhost compileVhost(VhostSpec spec, int slot, Map<UUID, ResponseStore> stores,
                                        Set<String> poolKeys) {
         boolean bind = stores != null;
-        if (spec.upstreams().isEmpty() || spec.upstreams().size() > UpstreamGroup.MAX_UPSTREAMS) {
+        boolean proxied = !spec.upstreams().isEmpty();
+        if ((!proxied && spec.staticFiles() == null) || spec.upstreams().size() > UpstreamGroup.MAX_UPSTREAMS) {
             throw new CompileException(spec.name(), "upstreams",
-                    "must list 1 to " + UpstreamGroup.MAX_UPSTREAMS + " upstreams");
+                    "must list 1 to " + UpstreamGroup.MAX_UPSTREAMS + " upstreams (or none, when static is set)");
         }
         int connectTimeout = (int) Math.min(Integer.MAX_VALUE, spec.connectTimeout().toMillis());
-        List<UpstreamTarget> targets = new ArrayList<>(spec.upstreams().size());
-        for (UpstreamSpec upstream : spec.upstreams()) {
-            UpstreamHealth upstreamHealth = bind
-                    ? health.computeIfAbsent(upstream.origin(), o -> new UpstreamHealth(maxFails, failTimeoutNanos))
-                    : new UpstreamHealth(maxFails, failTimeoutNanos);
-            String poolKey = upstream.origin() + "|" + connectTimeout;
-            poolKeys.add(poolKey);
-            targets.add(new UpstreamTarget(targets.size(), upstream,
-                    SocketAddress.inetSocketAddress(upstream.port(), upstream.host()), poolKey, upstreamHealth));
-        }
-        UpstreamGroup group = new UpstreamGroup(targets, slot);
-
-        HeaderRules requestRules = spec.requestHeaders();
-        String hostOverride = null;
-        Map<String, String> set = new LinkedHashMap<>();
-        for (Map.Entry<String, String> e : requestRules.set().entrySet()) {
-            if (e.getKey().equalsIgnoreCase(HOST)) {
-                hostOverride = e.getValue();
-            } else {
-                set.put(e.getKey(), e.getValue());
-            }
-        }
-        requestRules = new HeaderRules(set, requestRules.add(), requestRules.remove());
+        UpstreamGroup group = proxied ? group(spec, slot, connectTimeout, bind, poolKeys) : null;
 
         // Response hooks run in reverse, so response rules come first: they see the security defaults and can
         // replace or remove them.
@@ -169,20 +149,66 @@ public class SnapshotCompiler {
         if (spec.securityHeaders()) {
             stages.add(SecurityHeadersStage.DEFAULTS);
         }
-        ForwardStage forward = new ForwardStage(group, spec.preserveHost(), hostOverride, connectTimeout,
-                spec.readTimeout().toMillis(), viaPseudonym);
+        ForwardStage forward = proxied ? forward(spec, group, connectTimeout) : null;
         // The cache sits inside the response edits (they apply to hits too) and before the forwarding headers,
         // which a hit does not need.
-        ResponseStore store = bind ? stores.get(spec.id()) : null;
+        ResponseStore store = bind && proxied ? stores.get(spec.id()) : null;
         if (store != null) {
             stages.add(new CacheStage(spec.cache(), store, forward));
         }
-        stages.add(ForwardingHeadersStage.INSTANCE);
-        if (!requestRules.isEmpty()) {
-            stages.add(HeaderRulesStage.forRequest(requestRules));
+        // Files come after the cache (which stores what the upstreams answer for paths no file matches) and before
+        // anything that only prepares the upstream request.
+        if (spec.staticFiles() != null) {
+            stages.add(new StaticFilesStage(spec.staticFiles(), proxied));
         }
-        stages.add(forward);
+        if (proxied) {
+            stages.add(ForwardingHeadersStage.INSTANCE);
+            HeaderRules requestRules = requestRulesWithoutHost(spec.requestHeaders());
+            if (!requestRules.isEmpty()) {
+                stages.add(HeaderRulesStage.forRequest(requestRules));
+            }
+            stages.add(forward);
+        }
         return new CompiledVhost(spec, stages.toArray(new Stage[0]), group,
                 bind ? stats.forVhost(spec.name()) : null);
+    }
+
+    private UpstreamGroup group(VhostSpec spec, int slot, int connectTimeout, boolean bind, Set<String> poolKeys) {
+        List<UpstreamTarget> targets = new ArrayList<>(spec.upstreams().size());
+        for (UpstreamSpec upstream : spec.upstreams()) {
+            UpstreamHealth upstreamHealth = bind
+                    ? health.computeIfAbsent(upstream.origin(), o -> new UpstreamHealth(maxFails, failTimeoutNanos))
+                    : new UpstreamHealth(maxFails, failTimeoutNanos);
+            String poolKey = upstream.origin() + "|" + connectTimeout;
+            poolKeys.add(poolKey);
+            targets.add(new UpstreamTarget(targets.size(), upstream,
+                    SocketAddress.inetSocketAddress(upstream.port(), upstream.host()), poolKey, upstreamHealth));
+        }
+        return new UpstreamGroup(targets, slot);
+    }
+
+    private ForwardStage forward(VhostSpec spec, UpstreamGroup group, int connectTimeout) {
+        return new ForwardStage(group, spec.preserveHost(), hostOverride(spec.requestHeaders()), connectTimeout,
+                spec.readTimeout().toMillis(), viaPseudonym);
+    }
+
+    /** A {@code Host} the request rules set: it replaces the Host sent upstream instead of being a header edit. */
+    private static String hostOverride(HeaderRules rules) {
+        for (Map.Entry<String, String> e : rules.set().entrySet()) {
+            if (e.getKey().equalsIgnoreCase(HOST)) {
+                return e.getValue();
+            }
+        }
+        return null;
+    }
+
+    private static HeaderRules requestRulesWithoutHost(HeaderRules rules) {
+        Map<String, String> set = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : rules.set().entrySet()) {
+            if (!e.getKey().equalsIgnoreCase(HOST)) {
+                set.put(e.getKey(), e.getValue());
+            }
+        }
+        return new HeaderRules(set, rules.add(), rules.remove());
     }
 }

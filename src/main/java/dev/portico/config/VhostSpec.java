@@ -6,7 +6,8 @@ import java.util.UUID;
 
 /**
  * A validated, normalised vhost as the snapshot compiler consumes it. Hostnames are lower case; a wildcard is
- * written {@code *.suffix} and matches any name ending in {@code .suffix}.
+ * written {@code *.suffix} and matches any name ending in {@code .suffix}. {@code staticFiles} is null unless the
+ * vhost serves a directory; {@code upstreams} is empty only when it does.
  */
 public record VhostSpec(
         UUID id,
@@ -22,7 +23,8 @@ public record VhostSpec(
         HeaderRules requestHeaders,
         HeaderRules responseHeaders,
         AccessLogSpec accessLog,
-        CacheSpec cache) {
+        CacheSpec cache,
+        StaticSpec staticFiles) {
 
     public VhostSpec {
         hostnames = List.copyOf(hostnames);

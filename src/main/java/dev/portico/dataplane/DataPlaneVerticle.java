@@ -21,6 +21,11 @@ final class DataPlaneVerticle extends AbstractVerticle {
     }
 
     static final long OBSERVER_FLUSH_MILLIS = 200;
+    /**
+     * Threads for static-file lookups, shared by every loop (nginx's {@code aio threads} pool has 32): enough for
+     * a slow disk to be waited on in parallel, few enough that a flood of misses cannot exhaust the JVM.
+     */
+    static final int FILE_WORKERS = 16;
 
     private final Services services;
     private final int index;
@@ -36,7 +41,9 @@ final class DataPlaneVerticle extends AbstractVerticle {
     @Override
     public void start(Promise<Void> started) {
         PorticoConfig.DataPlane config = services.config();
-        loop = new LoopState(index, new UpstreamClients(vertx, services.upstream()), services.shared(), context);
+        // A shared executor is pooled by name, and closed with the verticle that asked for it.
+        loop = new LoopState(index, new UpstreamClients(vertx, services.upstream()), services.shared(), context,
+                vertx.createSharedWorkerExecutor("portico-files", FILE_WORKERS));
         loop.adopt(services.snapshots().current());
         ProxyRequestHandler handler = new ProxyRequestHandler(services.snapshots(), loop, services.stats(),
                 services.observers());

@@ -21,8 +21,15 @@ public enum LocalReason {
     UPSTREAM_PROTOCOL_ERROR(502, "upstream_protocol_error", "Bad Gateway"),
     /** {@code Cache-Control: only-if-cached} and nothing usable is stored (RFC 9111 section 5.2.1.7). */
     NOT_CACHED(504, "not_cached", "Gateway Timeout"),
-    /** A precondition of the request ({@code If-Match}, {@code If-Unmodified-Since}) failed on a stored response. */
+    /**
+     * A precondition of the request ({@code If-Match}, {@code If-Unmodified-Since}) failed on a stored response or a
+     * static file.
+     */
     PRECONDITION_FAILED(412, "precondition_failed", "Precondition Failed"),
+    /** A vhost without upstreams has no file for the request path (or the path is refused: traversal, dotfiles). */
+    FILE_NOT_FOUND(404, "file_not_found", "Not Found"),
+    /** No range of the request's {@code Range} overlaps the static file (RFC 9110 section 15.5.17). */
+    RANGE_NOT_SATISFIABLE(416, "range_not_satisfiable", "Range Not Satisfiable"),
     /** The upstream failed after the response head was sent: the client connection is reset. */
     UPSTREAM_RESET(502, "upstream_reset", "Bad Gateway"),
     /** The client went away before the response was complete (nginx logs 499). */

@@ -3,6 +3,7 @@ package dev.portico.dataplane;
 import dev.portico.config.RoutingSnapshot;
 import dev.portico.dataplane.stage.forward.UpstreamClients;
 import io.vertx.core.Context;
+import io.vertx.core.WorkerExecutor;
 import org.jboss.logging.Logger;
 
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,15 +20,18 @@ public final class LoopState {
     private final UpstreamClients upstreams;
     private final DataPlaneState shared;
     private final Context context;
+    private final WorkerExecutor fileWorkers;
     private final AtomicInteger inFlight = new AtomicInteger();
     private RoutingSnapshot cursorSnapshot;
     private int[] cursors = new int[0];
 
-    LoopState(int index, UpstreamClients upstreams, DataPlaneState shared, Context context) {
+    LoopState(int index, UpstreamClients upstreams, DataPlaneState shared, Context context,
+              WorkerExecutor fileWorkers) {
         this.index = index;
         this.upstreams = upstreams;
         this.shared = shared;
         this.context = context;
+        this.fileWorkers = fileWorkers;
     }
 
     /** The loop's Vert.x context: how other threads hand work to this loop. */
@@ -38,6 +42,14 @@ public final class LoopState {
     /** This loop's number, 0 to the number of loops - 1: its slot in per-loop statistics and buffers. */
     public int index() {
         return index;
+    }
+
+    /**
+     * The worker pool for blocking file-system lookups of static files, shared by all loops; its results come back
+     * on this loop's context.
+     */
+    public WorkerExecutor fileWorkers() {
+        return fileWorkers;
     }
 
     public UpstreamClients upstreams() {

@@ -43,4 +43,11 @@ public interface UpstreamTap {
     default boolean failed(Exchange exchange, LocalReason reason) {
         return false;
     }
+
+    /**
+     * A later stage answered the request itself (a static file): no upstream response will come. Runs before that
+     * answer's head is sent.
+     */
+    default void answeredLocally() {
+    }
 }

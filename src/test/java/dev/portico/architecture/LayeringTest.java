@@ -5,6 +5,16 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
+import java.io.File;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.RandomAccessFile;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /** The seams the design depends on, checked on the compiled classes. */
@@ -45,6 +55,21 @@ class LayeringTest {
                 .and().doNotHaveSimpleName("DataPlaneServer")
                 .should().dependOnClassesThat().resideInAnyPackage("java.util.concurrent.locks..")
                 .orShould().callMethod(Thread.class, "sleep", long.class)
+                .check(CLASSES);
+    }
+
+    /**
+     * Event loops never touch the disk themselves: file I/O goes through Vert.x's asynchronous file system and
+     * {@code sendFile}, and the blocking lookups of static files live in one class that runs on the file worker pool.
+     */
+    @Test
+    void onlyTheFileProbeUsesBlockingFileApisInTheDataPlane() {
+        noClasses().that().resideInAPackage("dev.portico.dataplane..")
+                .and().doNotHaveFullyQualifiedName("dev.portico.dataplane.stage.files.FileProbe")
+                .should().dependOnClassesThat().belongToAnyOf(File.class, Files.class, FileInputStream.class,
+                        FileOutputStream.class, RandomAccessFile.class, FileChannel.class, DirectoryStream.class)
+                .orShould().callMethod(Path.class, "toRealPath", LinkOption[].class)
+                .orShould().callMethod(Path.class, "toFile")
                 .check(CLASSES);
     }
 }

@@ -2,6 +2,7 @@ package dev.portico.management.vhost;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.util.Comparator;
@@ -17,7 +18,8 @@ import java.util.TreeMap;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 // What GET adds is accepted and ignored on input, so a GET, edit, PUT round trip works.
 @JsonIgnoreProperties({"id", "version", "createdAt", "updatedAt"})
-@Schema(name = "VhostDefinition", description = "A virtual host: which host names it answers and where it forwards")
+@Schema(name = "VhostDefinition",
+        description = "A virtual host: which host names it answers, which directory it serves and where it forwards")
 public record VhostDefinition(
         @Schema(description = "Unique name (case-insensitive), 1-63 of A-Z a-z 0-9 . _ -, starting with a letter or digit",
                 example = "shop", required = true)
@@ -30,7 +32,8 @@ public record VhostDefinition(
         @Schema(description = "Send the client's Host to the upstream (otherwise the upstream's own host:port)",
                 defaultValue = "true")
         Boolean preserveHost,
-        @Schema(description = "1-64 origin servers, used round-robin by weight", required = true)
+        @Schema(description = "1-64 origin servers, used round-robin by weight; may be empty (or left out) when static "
+                + "is set, and then a path no file matches is a 404")
         List<UpstreamDefinition> upstreams,
         @Schema(description = "Time allowed to get a connection to an upstream, e.g. 500ms, 5s, 1m (at most 1h)",
                 defaultValue = "5s")
@@ -48,7 +51,10 @@ public record VhostDefinition(
         @Schema(description = "Whether and how this vhost's requests are written to the access log")
         AccessLogDefinition accessLog,
         @Schema(description = "The in-memory response cache (RFC 9111 shared cache); off unless enabled")
-        CacheDefinition cache) {
+        CacheDefinition cache,
+        @Schema(description = "Serve files from a directory, before (or instead of) the upstreams; null for none")
+        @JsonProperty("static")
+        StaticDefinition staticFiles) {
 
     /** One upstream. */
     @Schema(name = "Upstream")
@@ -108,6 +114,46 @@ public record VhostDefinition(
             String lockTimeout,
             @Schema(description = "Query parameters left out of the cache key, e.g. utm_source")
             List<String> ignoreQueryParams) {
+    }
+
+    /** The static web service of one vhost. */
+    @Schema(name = "Static")
+    public record StaticDefinition(
+            @Schema(description = "Absolute path of the directory served (not /); symbolic links inside it are "
+                    + "followed, but nothing outside it is ever served", example = "/srv/site", required = true)
+            String root,
+            @Schema(description = "File names tried, in order, for a directory", defaultValue = "[\"index.html\"]")
+            List<String> index,
+            @Schema(description = "Tried in order, like nginx try_files: $uri is the decoded request path; an entry "
+                    + "ending in / is a directory (its index file, or a listing), any other a file. When none "
+                    + "matches the request goes to the upstreams, or is a 404 without upstreams",
+                    defaultValue = "[\"$uri\", \"$uri/\"]", example = "[\"$uri\", \"$uri/\", \"/index.html\"]")
+            List<String> tryFiles,
+            @Schema(description = "List a directory that has no index file", defaultValue = "false")
+            Boolean listing,
+            @Schema(description = "Serve dotfiles (a path segment starting with '.'); /.well-known/ is always served",
+                    defaultValue = "false")
+            Boolean hidden,
+            @Schema(description = "Serve file.br, file.zst or file.gz next to a file to clients that accept br, zstd "
+                    + "or gzip", defaultValue = "true")
+            Boolean precompressed,
+            @Schema(description = "Send files over 16 KiB on cleartext connections with zero-copy sendfile(2); "
+                    + "otherwise they are streamed through Vert.x's asynchronous file system", defaultValue = "true")
+            Boolean sendfile,
+            @Schema(description = "Cache-Control values by pattern of the served file's path; '*' matches any "
+                    + "characters, '/' included; the first match wins")
+            List<CacheControlRuleDefinition> cacheControl) {
+    }
+
+    /** A {@code Cache-Control} value for the files matching a path pattern. */
+    @Schema(name = "CacheControlRule")
+    public record CacheControlRuleDefinition(
+            @Schema(description = "Path pattern starting with / or *, e.g. /assets/* or *.html", example = "/assets/*",
+                    required = true)
+            String match,
+            @Schema(description = "The Cache-Control value", example = "public, max-age=31536000, immutable",
+                    required = true)
+            String value) {
     }
 
     /** Header edits: remove, then set (replace), then add (append). */

@@ -48,13 +48,13 @@ final class VhostMapper {
     }
 
     static VhostSpec toSpec(java.util.UUID id, long version, VhostDefinition d) {
-        List<UpstreamSpec> upstreams = d.upstreams().stream()
+        List<UpstreamSpec> upstreams = d.upstreams() == null ? List.of() : d.upstreams().stream()
                 .map(u -> UpstreamUrl.parse(u.url(), u.weight()))
                 .toList();
         return new VhostSpec(id, d.name(), version, d.hostnames(), d.enabled(), d.preserveHost(), upstreams,
                 DurationText.parse(d.connectTimeout()), DurationText.parse(d.readTimeout()), d.securityHeaders(),
                 rules(d.requestHeaders()), rules(d.responseHeaders()), accessLog(d.accessLog()),
-                CacheSettingsCheck.toSpec(d.cache()));
+                CacheSettingsCheck.toSpec(d.cache()), StaticSettingsCheck.toSpec(d.staticFiles()));
     }
 
     private static AccessLogSpec accessLog(AccessLogDefinition d) {

@@ -46,19 +46,26 @@ final class VhostValidator {
             throw ApiProblem.invalid("body", "must be a JSON object describing the vhost");
         }
         VhostValidator v = new VhostValidator();
+        VhostDefinition.StaticDefinition staticFiles = StaticSettingsCheck.normalise(in.staticFiles(), v.errors);
+        VhostDefinition.CacheDefinition cache = CacheSettingsCheck.normalise(in.cache(), v.errors);
+        List<UpstreamDefinition> upstreams = v.upstreams(in.upstreams(), in.staticFiles() != null);
+        if ((in.upstreams() == null || in.upstreams().isEmpty()) && cache.enabled()) {
+            v.error("cache.enabled", "needs upstreams: the cache stores what they answer");
+        }
         VhostDefinition out = new VhostDefinition(
                 v.name(in.name()),
                 v.hostnames(in.hostnames()),
                 in.enabled() == null || in.enabled(),
                 in.preserveHost() == null || in.preserveHost(),
-                v.upstreams(in.upstreams()),
+                upstreams,
                 v.duration("connectTimeout", in.connectTimeout(), DEFAULT_CONNECT_TIMEOUT),
                 v.duration("readTimeout", in.readTimeout(), DEFAULT_READ_TIMEOUT),
                 in.securityHeaders() == null || in.securityHeaders(),
                 v.rules("requestHeaders", in.requestHeaders(), true),
                 v.rules("responseHeaders", in.responseHeaders(), false),
                 VhostDefinition.AccessLogDefinition.normalised(in.accessLog()),
-                CacheSettingsCheck.normalise(in.cache(), v.errors));
+                cache,
+                staticFiles);
         if (!v.errors.isEmpty()) {
             throw ApiProblem.invalid(v.errors);
         }
@@ -137,9 +144,12 @@ final class VhostValidator {
         return null;
     }
 
-    private List<UpstreamDefinition> upstreams(List<UpstreamDefinition> upstreams) {
+    /** @param optional whether the vhost may have none (it serves static files) */
+    private List<UpstreamDefinition> upstreams(List<UpstreamDefinition> upstreams, boolean optional) {
         if (upstreams == null || upstreams.isEmpty()) {
-            error("upstreams", "must list at least one upstream");
+            if (!optional) {
+                error("upstreams", "must list at least one upstream (or set static to serve files)");
+            }
             return List.of();
         }
         if (upstreams.size() > MAX_UPSTREAMS) {

@@ -1,8 +1,10 @@
 package dev.portico.management.vhost;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.portico.management.vhost.VhostDefinition.AccessLogDefinition;
 import dev.portico.management.vhost.VhostDefinition.CacheDefinition;
 import dev.portico.management.vhost.VhostDefinition.HeaderRulesDefinition;
+import dev.portico.management.vhost.VhostDefinition.StaticDefinition;
 import dev.portico.management.vhost.VhostDefinition.UpstreamDefinition;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
@@ -29,6 +31,10 @@ public record VhostView(
         HeaderRulesDefinition responseHeaders,
         AccessLogDefinition accessLog,
         CacheDefinition cache,
+        @Schema(description = "The static web service with every default filled in, or null when the vhost serves "
+                + "no files")
+        @JsonProperty("static")
+        StaticDefinition staticFiles,
         Instant createdAt,
         Instant updatedAt) {
 
@@ -37,6 +43,6 @@ public record VhostView(
                 d.upstreams(), d.connectTimeout(), d.readTimeout(), d.securityHeaders(),
                 HeaderRulesDefinition.inNameOrder(d.requestHeaders()),
                 HeaderRulesDefinition.inNameOrder(d.responseHeaders()), AccessLogDefinition.normalised(d.accessLog()),
-                CacheSettingsCheck.normalised(d.cache()), entity.createdAt, entity.updatedAt);
+                CacheSettingsCheck.normalised(d.cache()), d.staticFiles(), entity.createdAt, entity.updatedAt);
     }
 }

@@ -225,6 +225,14 @@ final class Fill implements UpstreamTap {
         }
     }
 
+    /** A static file answered instead: the waiters go on by themselves (and find the file too). */
+    @Override
+    public void answeredLocally() {
+        if (state == State.PENDING) {
+            release(null);
+        }
+    }
+
     @Override
     public boolean failed(Exchange exchange, LocalReason reason) {
         long now = System.currentTimeMillis();

@@ -1,0 +1,157 @@
+package dev.portico.dataplane.stage.files;
+
+import java.util.Arrays;
+
+/**
+ * Chooses which precompressed sibling, if any, to serve for a request's {@code Accept-Encoding} (RFC 9110 section
+ * 12.5.3). Pure.
+ *
+ * <p>A coding is acceptable when it is listed, or covered by {@code *}, with a q-value above 0 ({@code x-gzip}
+ * counts as {@code gzip}). Among the acceptable codings that have a sibling the highest q-value wins, ties going
+ * to the smaller file formats first: br, then zstd, then gzip. Identity is only preferred when the client gives it
+ * explicitly a higher q-value than every such coding. No {@code Accept-Encoding} at all gets identity, as in nginx
+ * and Caddy: RFC 9110 would allow any coding, but a client that sends nothing usually cannot decode anything.
+ * Elements that do not parse (a bad q-value) are ignored. When nothing acceptable exists the file itself is sent
+ * even if the client refused identity: RFC 9110 lets a server do that rather than answer 415, and nginx does.
+ */
+public final class AcceptEncoding {
+
+    /** The codings Portico serves siblings for, in order of preference, with the file extension of each. */
+    public enum Coding {
+        BR("br", ".br"),
+        ZSTD("zstd", ".zst"),
+        GZIP("gzip", ".gz");
+
+        private final String token;
+        private final String extension;
+
+        Coding(String token, String extension) {
+            this.token = token;
+            this.extension = extension;
+        }
+
+        /** The content-coding name, for {@code Content-Encoding}. */
+        public String token() {
+            return token;
+        }
+
+        /** The sibling's suffix: {@code app.js.br}. */
+        public String extension() {
+            return extension;
+        }
+    }
+
+    private static final Coding[] CODINGS = Coding.values();
+    private static final int UNSET = -1;
+
+    private AcceptEncoding() {
+    }
+
+    /**
+     * @param acceptEncoding the request's field value(s), joined with commas; null when absent
+     * @param available whether a sibling exists, indexed by {@link Coding#ordinal()}
+     * @return the coding to serve, or null for the identity (the file itself)
+     */
+    public static Coding select(String acceptEncoding, boolean[] available) {
+        if (acceptEncoding == null) {
+            return null;
+        }
+        int[] q = new int[CODINGS.length];
+        Arrays.fill(q, UNSET);
+        int star = UNSET;
+        int identity = UNSET;
+        int i = 0;
+        int n = acceptEncoding.length();
+        while (i < n) {
+            int end = acceptEncoding.indexOf(',', i);
+            if (end < 0) {
+                end = n;
+            }
+            int semicolon = acceptEncoding.indexOf(';', i);
+            int tokenEnd = semicolon >= 0 && semicolon < end ? semicolon : end;
+            String token = acceptEncoding.substring(i, tokenEnd).trim();
+            int weight = tokenEnd == end ? 1000 : qValue(acceptEncoding, tokenEnd + 1, end);
+            i = end + 1;
+            if (token.isEmpty() || weight < 0) {
+                continue;
+            }
+            if (token.equals("*")) {
+                star = weight;
+            } else if (token.equalsIgnoreCase("identity")) {
+                identity = weight;
+            } else {
+                Coding coding = coding(token);
+                if (coding != null) {
+                    q[coding.ordinal()] = weight;
+                }
+            }
+        }
+        Coding best = null;
+        int bestQ = 0;
+        for (Coding coding : CODINGS) {
+            int weight = q[coding.ordinal()] != UNSET ? q[coding.ordinal()] : star != UNSET ? star : 0;
+            if (available[coding.ordinal()] && weight > bestQ) {
+                best = coding;
+                bestQ = weight;
+            }
+        }
+        return best != null && identity > bestQ ? null : best;
+    }
+
+    private static Coding coding(String token) {
+        if (token.equalsIgnoreCase("br")) {
+            return Coding.BR;
+        }
+        if (token.equalsIgnoreCase("zstd")) {
+            return Coding.ZSTD;
+        }
+        if (token.equalsIgnoreCase("gzip") || token.equalsIgnoreCase("x-gzip")) {
+            return Coding.GZIP;
+        }
+        return null;
+    }
+
+    /**
+     * The weight in thousandths from parameters {@code s[from, to)}, 1000 when there is no {@code q}, -1 when the
+     * q-value is malformed (RFC 9110 section 12.4.2: {@code 0[.ddd]} or {@code 1[.000]}).
+     */
+    private static int qValue(String s, int from, int to) {
+        int weight = 1000;
+        for (String param : s.substring(from, to).split(";")) {
+            String p = param.trim();
+            if (p.length() < 2 || (p.charAt(0) != 'q' && p.charAt(0) != 'Q') || p.charAt(1) != '=') {
+                continue;
+            }
+            weight = parseQ(p.substring(2).trim());
+            if (weight < 0) {
+                return -1;
+            }
+        }
+        return weight;
+    }
+
+    private static int parseQ(String v) {
+        if (v.isEmpty() || v.length() > 5 || (v.charAt(0) != '0' && v.charAt(0) != '1')) {
+            return -1;
+        }
+        int whole = v.charAt(0) - '0';
+        if (v.length() == 1) {
+            return whole * 1000;
+        }
+        if (v.charAt(1) != '.') {
+            return -1;
+        }
+        int fraction = 0;
+        int scale = 100;
+        for (int i = 2; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            fraction += (c - '0') * scale;
+            scale /= 10;
+        }
+        int weight = whole * 1000 + fraction;
+        return weight > 1000 ? -1 : weight;
+    }
+}
