@@ -35,44 +35,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @QuarkusTest
 @QuarkusTestResource(value = PostgresResource.class, restrictToAnnotatedClass = false)
-class StaticFallbackTest {
+class StaticFallbackTest extends StaticTestSupport {
 
     private static final String HOST = "fallback.test";
-    private static Site site;
-
-    @Inject
-    DataPlaneServer dataPlane;
-
-    ProxyClient client;
-    ScriptedOrigin origin;
-
-    @BeforeAll
-    static void createSite() {
-        site = Site.create();
-    }
-
-    @AfterAll
-    static void removeSite() {
-        site.close();
-    }
-
-    @AfterEach
-    void cleanUp() {
-        Api.deleteAll();
-        if (client != null) {
-            client.close();
-        }
-        if (origin != null) {
-            origin.close();
-        }
-    }
-
-    private ProxyClient client() {
-        if (client == null) {
-            client = new ProxyClient(dataPlane.port());
-        }
-        return client;
-    }
 
     private JsonObject staticVhost() {
         return site.vhost("fallback", HOST);

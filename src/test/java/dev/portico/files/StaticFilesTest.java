@@ -39,40 +39,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @QuarkusTest
 @QuarkusTestResource(value = PostgresResource.class, restrictToAnnotatedClass = false)
-class StaticFilesTest {
+class StaticFilesTest extends StaticTestSupport {
 
     private static final String HOST = "static.test";
-    private static Site site;
-
-    @Inject
-    DataPlaneServer dataPlane;
-
-    ProxyClient client;
-
-    @BeforeAll
-    static void createSite() {
-        site = Site.create();
-    }
-
-    @AfterAll
-    static void removeSite() {
-        site.close();
-    }
-
-    @AfterEach
-    void cleanUp() {
-        Api.deleteAll();
-        if (client != null) {
-            client.close();
-        }
-    }
-
-    private ProxyClient client() {
-        if (client == null) {
-            client = new ProxyClient(dataPlane.port());
-        }
-        return client;
-    }
 
     private JsonObject staticVhost() {
         return site.vhost("files", HOST);

@@ -34,35 +34,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @QuarkusTest
 @QuarkusTestResource(value = PostgresResource.class, restrictToAnnotatedClass = false)
-class StaticTraversalTest {
+class StaticTraversalTest extends StaticTestSupport {
 
     private static final String HOST = "traversal.test";
     /** The first line of the machine's /etc/passwd, which no response may contain. */
     private static final String PASSWD_LINE = passwdLine();
-    private static Site site;
-
-    @Inject
-    DataPlaneServer dataPlane;
-
-    ScriptedOrigin origin;
-
-    @BeforeAll
-    static void createSite() {
-        site = Site.create();
-    }
-
-    @AfterAll
-    static void removeSite() {
-        site.close();
-    }
-
-    @AfterEach
-    void cleanUp() {
-        Api.deleteAll();
-        if (origin != null) {
-            origin.close();
-        }
-    }
 
     /** Targets that are refused only once the disk has been asked: links out of the root, dotfiles behind links. */
     static List<String> refusedByTheDisk() {

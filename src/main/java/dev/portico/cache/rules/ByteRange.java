@@ -140,7 +140,8 @@ public final class ByteRange {
         return new Result(Kind.PARTIAL, Math.max(0, length - suffixLength), length - 1);
     }
 
-    private static int digitsEnd(String s, int i) {
+    /** Where the run of ASCII digits starting at {@code i} ends (the range parsers of files reuse this). */
+    public static int digitsEnd(String s, int i) {
         while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
             i++;
         }
@@ -148,7 +149,7 @@ public final class ByteRange {
     }
 
     /** The decimal number in {@code s[start, end)}, saturating at {@link Long#MAX_VALUE}. */
-    private static long number(String s, int start, int end) {
+    public static long number(String s, int start, int end) {
         long value = 0;
         for (int i = start; i < end; i++) {
             int digit = s.charAt(i) - '0';

@@ -1,5 +1,7 @@
 package dev.portico.dataplane.stage.files;
 
+import dev.portico.cache.rules.ByteRange;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -70,11 +72,11 @@ public final class ByteRanges {
             Range range;
             if (s.charAt(i) == '-') {
                 int start = skipOws(s, i + 1);
-                i = digitsEnd(s, start);
+                i = ByteRange.digitsEnd(s, start);
                 if (i == start) {
                     return FULL;
                 }
-                long suffix = number(s, start, i);
+                long suffix = ByteRange.number(s, start, i);
                 if (suffix > 0 && length == 0) {
                     // Satisfiable in the grammar's sense but without a byte to send: the (empty) whole.
                     return FULL;
@@ -82,18 +84,18 @@ public final class ByteRanges {
                 range = suffix == 0 ? null : new Range(Math.max(0, length - suffix), length - 1);
             } else {
                 int firstStart = i;
-                i = digitsEnd(s, firstStart);
+                i = ByteRange.digitsEnd(s, firstStart);
                 if (i == firstStart) {
                     return FULL;
                 }
-                long first = number(s, firstStart, i);
+                long first = ByteRange.number(s, firstStart, i);
                 i = skipOws(s, i);
                 if (i >= n || s.charAt(i) != '-') {
                     return FULL;
                 }
                 int lastStart = skipOws(s, i + 1);
-                i = digitsEnd(s, lastStart);
-                long last = i == lastStart ? -1 : number(s, lastStart, i);
+                i = ByteRange.digitsEnd(s, lastStart);
+                long last = i == lastStart ? -1 : ByteRange.number(s, lastStart, i);
                 if (last >= 0 && last < first) {
                     return FULL;
                 }
@@ -170,25 +172,5 @@ public final class ByteRanges {
             end--;
         }
         return end;
-    }
-
-    private static int digitsEnd(String s, int i) {
-        while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
-            i++;
-        }
-        return i;
-    }
-
-    /** The decimal number in {@code s[start, end)}, saturating at {@link Long#MAX_VALUE}. */
-    private static long number(String s, int start, int end) {
-        long value = 0;
-        for (int i = start; i < end; i++) {
-            int digit = s.charAt(i) - '0';
-            if (value > (Long.MAX_VALUE - digit) / 10) {
-                return Long.MAX_VALUE;
-            }
-            value = value * 10 + digit;
-        }
-        return value;
     }
 }
