@@ -15,7 +15,6 @@ import dev.portico.dataplane.UpstreamTap;
 import dev.portico.dataplane.stage.Stage;
 import dev.portico.dataplane.stage.forward.ForwardStage;
 import io.vertx.core.MultiMap;
-import io.vertx.core.Vertx;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
@@ -241,9 +240,5 @@ public final class CacheStage implements Stage {
 
     long maxObjectBytes() {
         return spec.maxObjectBytes();
-    }
-
-    Vertx vertx(Exchange exchange) {
-        return exchange.loop().context().owner();
     }
 }

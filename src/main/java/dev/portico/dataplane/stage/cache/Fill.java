@@ -3,7 +3,6 @@ package dev.portico.dataplane.stage.cache;
 import dev.portico.cache.StoredBody;
 import dev.portico.cache.StoredResponse;
 import dev.portico.cache.rules.CacheControl;
-import dev.portico.cache.rules.Freshness;
 import dev.portico.cache.rules.Storability;
 import dev.portico.cache.rules.VaryKey;
 import dev.portico.dataplane.CacheOutcome;

@@ -14,6 +14,7 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerResponse;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -67,7 +68,7 @@ final class HitResponder {
         if (condition == Conditionals.Outcome.NOT_MODIFIED && entry.status() == 200) {
             response.setStatusCode(304);
             for (Map.Entry<String, String> h : entry.headers()) {
-                if (NOT_MODIFIED_FIELDS.contains(h.getKey().toLowerCase(java.util.Locale.ROOT))) {
+                if (NOT_MODIFIED_FIELDS.contains(h.getKey().toLowerCase(Locale.ROOT))) {
                     headers.add(h.getKey(), h.getValue());
                 }
             }
