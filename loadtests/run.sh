@@ -9,6 +9,7 @@
 #
 # Environment (all optional):
 #   QUICK=1                      smoke mode
+#   ONLY="1KiB hit-1KiB"         measure only these scenarios
 #   RUNS, DURATION_SECS, WARMUP_SECS, CONNECTIONS   override the run shape (defaults 5, 8, 30, 50)
 #   PROXY_CPU=0, LOAD_CPU=1      the two CPUs
 #   PORTICO_APP_DIR              a packaged fast-jar (default: target/quarkus-app; built when missing)
@@ -52,6 +53,15 @@ STATIC_HOST=static.local
 SCENARIOS=("1KiB:/1k.bin:1024:$BENCH_HOST" "100KiB:/100k.bin:102400:$BENCH_HOST"
            "hit-1KiB:/1k.bin:1024:$CACHE_HOST" "hit-100KiB:/100k.bin:102400:$CACHE_HOST"
            "static-1KiB:/1k.bin:1024:$STATIC_HOST" "static-100KiB:/100k.bin:102400:$STATIC_HOST")
+# ONLY="1KiB hit-1KiB" measures just those scenarios (all are still checked at start).
+MEASURED=("${SCENARIOS[@]}")
+if [[ -n ${ONLY:-} ]]; then
+    MEASURED=()
+    for scenario in "${SCENARIOS[@]}"; do
+        if [[ " $ONLY " == *" ${scenario%%:*} "* ]]; then MEASURED+=("$scenario"); fi
+    done
+    ((${#MEASURED[@]} > 0)) || { printf '[run.sh] ERROR: ONLY=%s names no scenario\n' "$ONLY" >&2; exit 1; }
+fi
 TARGETS=(portico nginx)
 
 WORK=""
@@ -414,7 +424,7 @@ main() {
     check_targets
 
     local scenario name path size host target run
-    for scenario in "${SCENARIOS[@]}"; do
+    for scenario in "${MEASURED[@]}"; do
         IFS=: read -r name path size host <<<"$scenario"
         for target in "${TARGETS[@]}"; do
             log "warm-up: $target $host$path for ${WARMUP_SECS}s"
