@@ -45,16 +45,12 @@ public record StoredResponse(int status, String statusMessage, List<Map.Entry<St
                                     long requestMillis, long responseMillis, boolean requestHadAuthorization,
                                     String varyKey, long heuristicCapMillis) {
         CacheControl control = controlOf(headers);
-        List<Map.Entry<String, String>> fields = new ArrayList<>(headers.size());
-        for (Map.Entry<String, String> h : headers) {
-            fields.add(Map.entry(h.getKey(), h.getValue()));
-        }
         long lifetime = Freshness.lifetimeMillis(status, headers, control, heuristicCapMillis, responseMillis);
         long initialAge = Freshness.correctedInitialAgeMillis(headers, requestMillis, responseMillis);
         // RFC 9111 section 3.5: a response to an authorized request may be reused only if it said so.
         boolean authorized = !requestHadAuthorization || control.isPublic() || control.sMaxAge() >= 0
                 || control.mustRevalidate();
-        return new StoredResponse(status, statusMessage, List.copyOf(fields), body, headers.get(HttpHeaders.ETAG),
+        return new StoredResponse(status, statusMessage, fieldsOf(headers), body, headers.get(HttpHeaders.ETAG),
                 dateOf(headers.get(HttpHeaders.LAST_MODIFIED)), responseMillis, initialAge, lifetime, control,
                 authorized, varyKey);
     }
@@ -100,8 +96,37 @@ public record StoredResponse(int status, String statusMessage, List<Map.Entry<St
 
     /** The headers as a fresh map, e.g. to merge a 304's updates into. */
     public MultiMap headerMap() {
-        MultiMap map = MultiMap.caseInsensitiveMultiMap();
+        return mapOf(headers);
+    }
+
+    /** The first value of a stored header field (case-insensitive), or null. */
+    public String header(String name) {
         for (Map.Entry<String, String> h : headers) {
+            if (h.getKey().equalsIgnoreCase(name)) {
+                return h.getValue();
+            }
+        }
+        return null;
+    }
+
+    /** RFC 9111 section 4.2.3 {@code current_age} at {@code nowMillis}. */
+    public long ageMillis(long nowMillis) {
+        return Freshness.currentAgeMillis(correctedInitialAgeMillis, responseMillis, nowMillis);
+    }
+
+    /** Header fields in their order, as an immutable list (how a stored response keeps them). */
+    public static List<Map.Entry<String, String>> fieldsOf(MultiMap headers) {
+        List<Map.Entry<String, String>> fields = new ArrayList<>(headers.size());
+        for (Map.Entry<String, String> h : headers) {
+            fields.add(Map.entry(h.getKey(), h.getValue()));
+        }
+        return List.copyOf(fields);
+    }
+
+    /** A fresh map of header fields kept as a list. */
+    public static MultiMap mapOf(List<Map.Entry<String, String>> fields) {
+        MultiMap map = MultiMap.caseInsensitiveMultiMap();
+        for (Map.Entry<String, String> h : fields) {
             map.add(h.getKey(), h.getValue());
         }
         return map;

@@ -32,17 +32,10 @@ final class BackgroundRefresh {
         MultiMap in = exchange.request().headers();
         MultiMap headers = MultiMap.caseInsensitiveMultiMap();
         HopByHopHeaders.of(in).copyEndToEnd(in, headers, "Host", "Expect");
-        for (CharSequence name : new CharSequence[]{HttpHeaders.IF_NONE_MATCH, HttpHeaders.IF_MODIFIED_SINCE,
-                HttpHeaderNames.IF_MATCH, HttpHeaderNames.IF_UNMODIFIED_SINCE, HttpHeaderNames.RANGE, HttpHeaderNames.IF_RANGE}) {
-            headers.remove(name);
-        }
-        if (entry.etag() != null) {
-            headers.set(HttpHeaders.IF_NONE_MATCH, entry.etag());
-        }
-        String lastModified = entry.headerMap().get(HttpHeaders.LAST_MODIFIED);
-        if (lastModified != null) {
-            headers.set(HttpHeaders.IF_MODIFIED_SINCE, lastModified);
-        }
+        // No client waits on this request, so none of its own preconditions apply either.
+        headers.remove(HttpHeaderNames.IF_MATCH);
+        headers.remove(HttpHeaderNames.IF_UNMODIFIED_SINCE);
+        Validators.askAbout(entry, headers);
         long requestMillis = System.currentTimeMillis();
         CacheControl requestControl = CacheControl.ofRequest(client);
         return UpstreamFetch.get(stage.forward(), exchange.loop(), exchange.target().authority(),

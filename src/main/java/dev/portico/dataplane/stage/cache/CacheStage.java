@@ -83,10 +83,7 @@ public final class CacheStage implements Stage {
         }
         long now = System.currentTimeMillis();
         if (entry != null) {
-            long age = Freshness.currentAgeMillis(entry.correctedInitialAgeMillis(), entry.responseMillis(), now);
-            Freshness.Decision decision = Freshness.evaluate(entry.lifetimeMillis(), age, entry.control(),
-                    requestControl, staleWhileRevalidateMillis, staleIfErrorMillis);
-            switch (decision.use()) {
+            switch (decide(entry, entry.ageMillis(now), requestControl).use()) {
                 case FRESH -> {
                     HitResponder.respond(exchange, entry, "Portico; hit", CacheOutcome.HIT, now);
                     return Flow.TAKEN;
@@ -130,17 +127,7 @@ public final class CacheStage implements Stage {
         }
         if (entry != null) {
             // Ask the origin whether what we hold is still good, with our validators instead of the client's.
-            requestHeaders.remove(HttpHeaders.IF_MODIFIED_SINCE);
-            requestHeaders.remove(HttpHeaders.IF_NONE_MATCH);
-            requestHeaders.remove(HttpHeaderNames.RANGE);
-            requestHeaders.remove(HttpHeaderNames.IF_RANGE);
-            if (entry.etag() != null) {
-                requestHeaders.set(HttpHeaders.IF_NONE_MATCH, entry.etag());
-            }
-            String lastModified = entry.headerMap().get(HttpHeaders.LAST_MODIFIED);
-            if (lastModified != null) {
-                requestHeaders.set(HttpHeaders.IF_MODIFIED_SINCE, lastModified);
-            }
+            Validators.askAbout(entry, requestHeaders);
             if (method == HttpMethod.HEAD) {
                 requestHeaders.set(HttpHeaders.CACHE_CONTROL, "no-cache");
             }
@@ -205,10 +192,13 @@ public final class CacheStage implements Stage {
 
     /** Whether a stale entry may answer when the origin fails (RFC 5861 stale-if-error). */
     boolean mayServeStaleOnError(StoredResponse entry, CacheControl requestControl, long now) {
-        long age = Freshness.currentAgeMillis(entry.correctedInitialAgeMillis(), entry.responseMillis(), now);
-        Freshness.Decision decision = Freshness.evaluate(entry.lifetimeMillis(), age, entry.control(),
-                requestControl, staleWhileRevalidateMillis, staleIfErrorMillis);
-        return age - entry.lifetimeMillis() <= decision.staleIfErrorMillis();
+        long age = entry.ageMillis(now);
+        return age - entry.lifetimeMillis() <= decide(entry, age, requestControl).staleIfErrorMillis();
+    }
+
+    private Freshness.Decision decide(StoredResponse entry, long ageMillis, CacheControl requestControl) {
+        return Freshness.evaluate(entry.lifetimeMillis(), ageMillis, entry.control(), requestControl,
+                staleWhileRevalidateMillis, staleIfErrorMillis);
     }
 
     /**

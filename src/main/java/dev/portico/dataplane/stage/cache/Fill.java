@@ -134,12 +134,8 @@ final class Fill implements UpstreamTap {
             headers.set(HitResponder.CACHE_STATUS, fwd + "; detail=" + reason);
             return false;
         }
-        List<Map.Entry<String, String>> fields = new ArrayList<>(headers.size());
-        for (Map.Entry<String, String> h : headers) {
-            fields.add(Map.entry(h.getKey(), h.getValue()));
-        }
         List<String> vary = VaryKey.fields(headers);
-        head = new Head(status, exchange.response().getStatusMessage(), List.copyOf(fields), vary,
+        head = new Head(status, exchange.response().getStatusMessage(), StoredResponse.fieldsOf(headers), vary,
                 VaryKey.secondaryKey(vary, requestHeaders), declared < 0);
         expected = declared;
         chunks = new ArrayList<>();
@@ -187,13 +183,9 @@ final class Fill implements UpstreamTap {
         StoredResponse entry = null;
         if (chunks != null) {
             Buffer body = StoredBody.copyOf(chunks, (int) size);
-            MultiMap headers = MultiMap.caseInsensitiveMultiMap();
-            for (Map.Entry<String, String> h : head.headers()) {
-                headers.add(h.getKey(), h.getValue());
-            }
-            entry = StoredResponse.of(head.status(), head.statusMessage(), headers, body, requestMillis,
-                    System.currentTimeMillis(), requestHeaders.contains(HttpHeaders.AUTHORIZATION), head.varyKey(),
-                    stage.heuristicCapMillis());
+            entry = StoredResponse.of(head.status(), head.statusMessage(), StoredResponse.mapOf(head.headers()), body,
+                    requestMillis, System.currentTimeMillis(), requestHeaders.contains(HttpHeaders.AUTHORIZATION),
+                    head.varyKey(), stage.heuristicCapMillis());
             stage.store().put(key, head.varyFields(), entry);
         }
         chunks = null;

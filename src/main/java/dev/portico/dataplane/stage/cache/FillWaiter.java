@@ -5,11 +5,9 @@ import dev.portico.cache.rules.VaryKey;
 import dev.portico.dataplane.CacheOutcome;
 import dev.portico.dataplane.Exchange;
 import dev.portico.dataplane.LocalReason;
-import dev.portico.dataplane.UpstreamTap;
 import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 

@@ -3,7 +3,6 @@ package dev.portico.dataplane.stage.cache;
 import dev.portico.cache.StoredResponse;
 import dev.portico.cache.rules.ByteRange;
 import dev.portico.cache.rules.Conditionals;
-import dev.portico.cache.rules.Freshness;
 import dev.portico.dataplane.CacheOutcome;
 import dev.portico.dataplane.Exchange;
 import dev.portico.dataplane.LocalReason;
@@ -55,7 +54,7 @@ final class HitResponder {
         MultiMap headers = response.headers();
         headers.clear();
         HttpMethod method = exchange.request().method();
-        long age = Freshness.currentAgeMillis(entry.correctedInitialAgeMillis(), entry.responseMillis(), nowMillis);
+        long age = entry.ageMillis(nowMillis);
         long ttlSeconds = Math.floorDiv(entry.lifetimeMillis() - age, 1000);
         String status = cacheStatus + "; ttl=" + ttlSeconds;
 

@@ -63,12 +63,10 @@ final class UpstreamCall {
         target = next;
         pool = exchange.loop().upstreams().acquire(next, stage.connectTimeoutMillis());
         exchange.upstreamStarted(next.spec().origin());
-        String path = exchange.target().pathAndQuery();
-        String base = next.spec().basePath();
         RequestOptions options = new RequestOptions()
                 .setServer(next.server())
                 .setMethod(exchange.request().method())
-                .setURI(base.isEmpty() ? path : path.equals("*") ? base : base + path);
+                .setURI(next.uriFor(exchange.target().pathAndQuery()));
         // No per-request connect timeout (a timer per request): the pool's TCP connect timeout is the vhost's.
         pool.client().request(options).onComplete(this::connected);
     }

@@ -35,11 +35,10 @@ public final class UpstreamFetch {
             return Future.failedFuture("no upstream of this vhost is available");
         }
         UpstreamClients.PooledClient pool = loop.upstreams().acquire(target, stage.connectTimeoutMillis());
-        String base = target.spec().basePath();
         RequestOptions options = new RequestOptions()
                 .setServer(target.server())
                 .setMethod(HttpMethod.GET)
-                .setURI(base.isEmpty() ? pathAndQuery : base + pathAndQuery)
+                .setURI(target.uriFor(pathAndQuery))
                 .setIdleTimeout(stage.readTimeoutMillis());
         Promise<Result> result = Promise.promise();
         pool.client().request(options).compose(request -> {

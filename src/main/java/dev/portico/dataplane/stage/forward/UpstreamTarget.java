@@ -11,4 +11,10 @@ import io.vertx.core.net.SocketAddress;
  */
 public record UpstreamTarget(int index, UpstreamSpec spec, SocketAddress server, String poolKey,
                              UpstreamHealth health) {
+
+    /** The request target sent to this upstream: its base path, then the client's path and query. */
+    String uriFor(String pathAndQuery) {
+        String base = spec.basePath();
+        return base.isEmpty() ? pathAndQuery : pathAndQuery.equals("*") ? base : base + pathAndQuery;
+    }
 }
