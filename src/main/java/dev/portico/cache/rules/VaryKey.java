@@ -91,27 +91,9 @@ public final class VaryKey {
         return key.toString();
     }
 
-    /** Whether any {@code Vary} element is {@code *}, without building the field list. */
+    /** Whether any {@code Vary} element is {@code *}: {@link #fields} then answers its one shared list. */
     static boolean hasStar(MultiMap responseHeaders) {
-        if (!responseHeaders.contains(HttpHeaderNames.VARY)) {
-            return false;
-        }
-        List<String> values = responseHeaders.getAll(HttpHeaderNames.VARY);
-        for (int v = 0, count = values.size(); v < count; v++) {
-            String value = values.get(v);
-            int n = value.length();
-            int i = 0;
-            while (i < n) {
-                int start = FieldSyntax.skipOws(value, i);
-                int end = value.indexOf(',', start);
-                i = end < 0 ? n + 1 : end + 1;
-                end = FieldSyntax.trimEnd(value, start, end < 0 ? n : end);
-                if (end - start == 1 && value.charAt(start) == '*') {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return fields(responseHeaders) == STAR;
     }
 
     private static void appendNormalised(StringBuilder key, String value) {
