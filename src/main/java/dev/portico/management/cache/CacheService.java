@@ -4,6 +4,7 @@ import dev.portico.cache.CacheRegistry;
 import dev.portico.cache.ResponseStore;
 import dev.portico.config.CompiledVhost;
 import dev.portico.config.SnapshotHolder;
+import dev.portico.dataplane.stage.cache.CacheKey;
 import dev.portico.management.error.ApiProblem;
 import dev.portico.stats.LiveStats;
 import dev.portico.stats.StatsAggregator;
@@ -82,7 +83,7 @@ public class CacheService {
         if (path != null) {
             boolean withQuery = path.indexOf('?') >= 0;
             return key -> {
-                String target = key.substring(pathStart(key));
+                String target = key.substring(CacheKey.targetStart(key));
                 if (withQuery) {
                     return target.equals(path);
                 }
@@ -91,14 +92,9 @@ public class CacheService {
             };
         }
         if (prefix != null) {
-            return key -> key.startsWith(prefix, pathStart(key));
+            return key -> key.startsWith(prefix, CacheKey.targetStart(key));
         }
         return key -> true;
-    }
-
-    private static int pathStart(String key) {
-        int slash = key.indexOf('/');
-        return slash < 0 ? key.length() : slash;
     }
 
     private CompiledVhost vhost(UUID id) {

@@ -7,7 +7,7 @@ import java.util.Locale;
  * The key a response is stored under within its vhost's store: the authority as the client sent it, lower-cased
  * (a wildcard vhost serves many hosts), then the path and query, minus the query parameters the vhost ignores.
  */
-final class CacheKey {
+public final class CacheKey {
 
     private CacheKey() {
     }
@@ -17,6 +17,12 @@ final class CacheKey {
         return authority.toLowerCase(Locale.ROOT).concat(path);
     }
 
+
+    /** Where the path and query of a key start: after the authority, which holds no {@code /}. */
+    public static int targetStart(String key) {
+        int slash = key.indexOf('/');
+        return slash < 0 ? key.length() : slash;
+    }
 
     static String withoutParams(String pathAndQuery, List<String> ignored) {
         int q = pathAndQuery.indexOf('?');
