@@ -45,14 +45,20 @@ NGINX_PORT=18080         # fixed in nginx-proxy.conf
 BENCH_HOST=bench.local
 CLK_TCK=$(getconf CLK_TCK)
 
-# name:path:expected size in bytes:host. bench.local forwards every request; cache.local answers from the proxy's
-# response cache (Portico's in-memory cache, nginx's proxy_cache), filled during the warm-up; static.local serves
-# the same files from the proxy's own disk (Portico's "static" block, nginx's root), no origin involved.
+# name:path:expected size in bytes:host[:coding]. bench.local forwards every request; cache.local answers from the
+# proxy's response cache (Portico's in-memory cache, nginx's proxy_cache), filled during the warm-up; static.local
+# serves the same files from the proxy's own disk (Portico's "static" block, nginx's root), no origin involved;
+# compress.local forwards and compresses text with the coding the client asks for (its size is then not checked,
+# its Content-Encoding is). nginx has gzip only: the br and zstd scenarios measure Portico alone.
 CACHE_HOST=cache.local
 STATIC_HOST=static.local
+COMPRESS_HOST=compress.local
 SCENARIOS=("1KiB:/1k.bin:1024:$BENCH_HOST" "100KiB:/100k.bin:102400:$BENCH_HOST"
            "hit-1KiB:/1k.bin:1024:$CACHE_HOST" "hit-100KiB:/100k.bin:102400:$CACHE_HOST"
-           "static-1KiB:/1k.bin:1024:$STATIC_HOST" "static-100KiB:/100k.bin:102400:$STATIC_HOST")
+           "static-1KiB:/1k.bin:1024:$STATIC_HOST" "static-100KiB:/100k.bin:102400:$STATIC_HOST"
+           "gzip-1KiB:/1k.txt::$COMPRESS_HOST:gzip" "gzip-100KiB:/100k.txt::$COMPRESS_HOST:gzip"
+           "br-1KiB:/1k.txt::$COMPRESS_HOST:br" "br-100KiB:/100k.txt::$COMPRESS_HOST:br"
+           "zstd-1KiB:/1k.txt::$COMPRESS_HOST:zstd" "zstd-100KiB:/100k.txt::$COMPRESS_HOST:zstd")
 # ONLY="1KiB hit-1KiB" measures just those scenarios (all are still checked at start).
 MEASURED=("${SCENARIOS[@]}")
 if [[ -n ${ONLY:-} ]]; then
@@ -184,6 +190,16 @@ make_file() {
     }' >"$1"
 }
 
+# Real English text for the compression scenarios, the same on every Debian machine: the licence texts of the
+# base-files package, in name order, cut to the size.
+make_text() {
+    local licences
+    licences=$(find /usr/share/common-licenses -maxdepth 1 -type f | sort)
+    # shellcheck disable=SC2086  # one path per word
+    cat $licences | head -c "$2" >"$1"
+    [[ $(stat -c %s "$1") == "$2" ]] || die "not enough text in /usr/share/common-licenses for $1"
+}
+
 prepare_work() {
     WORK=$(mktemp -d /tmp/portico-bench.XXXXXX)
     # nginx started as root runs its workers as "nobody": they must be able to read www/.
@@ -191,6 +207,8 @@ prepare_work() {
     mkdir -p "$WORK/www" "$WORK/logs" "$WORK/tmp"
     make_file "$WORK/www/1k.bin" 1024
     make_file "$WORK/www/100k.bin" 102400
+    make_text "$WORK/www/1k.txt" 1024
+    make_text "$WORK/www/100k.txt" 102400
     chmod 644 "$WORK"/www/*
 }
 
@@ -276,13 +294,23 @@ create_vhost() {     # create_vhost NAME HOST FIELDS_JSON: the vhost's fields be
 # Each target must return the right file before anything is measured.
 check_targets() {
     local scenario name path size host target port got
+    local coding expected
     for scenario in "${SCENARIOS[@]}"; do
-        IFS=: read -r name path size host <<<"$scenario"
-        for target in "${TARGETS[@]}"; do
+        IFS=: read -r name path size host coding <<<"$scenario"
+        for target in $(scenario_targets "$coding"); do
             port=$(target_port "$target")
-            got=$(curl -sS -m 5 -o /dev/null -w '%{http_code} %{size_download}' \
-                -H "Host: $host" "http://127.0.0.1:$port$path")
-            [[ $got == "200 $size" ]] || die "$target $host$path answered '$got', expected '200 $size'"
+            if [[ -n $coding ]]; then
+                # status and Content-Encoding, e.g. "200 br"
+                got=$(curl -sS -m 5 -o /dev/null -D - -H "Host: $host" -H "Accept-Encoding: $coding" \
+                    "http://127.0.0.1:$port$path" | tr -d '\r' \
+                    | awk 'NR == 1 { s = $2 } tolower($1) == "content-encoding:" { e = $2 } END { print s " " e }')
+                expected="200 $coding"
+            else
+                got=$(curl -sS -m 5 -o /dev/null -w '%{http_code} %{size_download}' \
+                    -H "Host: $host" "http://127.0.0.1:$port$path")
+                expected="200 $size"
+            fi
+            [[ $got == "$expected" ]] || die "$target $host$path answered '$got', expected '$expected'"
         done
     done
     log "both targets serve every scenario; response headers through Portico, forwarded, from the cache, from disk:"
@@ -299,6 +327,9 @@ check_targets() {
 
 # ----------------------------------------------------------------------------------------------------- measuring
 target_port() { if [[ $1 == portico ]]; then echo "$PORTICO_PORT"; else echo "$NGINX_PORT"; fi; }
+
+# The targets of a scenario, by its coding: nginx (Debian's) compresses with gzip only.
+scenario_targets() { if [[ -z $1 || $1 == gzip ]]; then echo "${TARGETS[*]}"; else echo portico; fi; }
 
 # utime + stime of one process (all its threads), in clock ticks: fields 14 and 15 of /proc/PID/stat, counted
 # after the parenthesised command name, which may itself contain spaces.
@@ -325,11 +356,11 @@ target_ticks() {
     echo "$total"
 }
 
-run_wrk() {     # run_wrk TARGET PATH SECONDS OUTFILE HOST [EXPECTED_BODY_BYTES]
+run_wrk() {     # run_wrk TARGET PATH SECONDS OUTFILE HOST [EXPECTED_BODY_BYTES [CODING]]
     local port
     port=$(target_port "$1")
     # Bounded twice: wrk's own -d, and timeout(1) in case wrk hangs.
-    EXPECT_BYTES=${6:-} BENCH_HOST=$5 timeout -k 5 $(($3 + 30)) \
+    EXPECT_BYTES=${6:-} ACCEPT_ENCODING=${7:-} BENCH_HOST=$5 timeout -k 5 $(($3 + 30)) \
         taskset -c "$LOAD_CPU" wrk -t1 -c"$CONNECTIONS" -d"$3"s --timeout 5s -s "$HERE/report.lua" \
         "http://127.0.0.1:$port$2" >"$4" 2>&1 || log "wrk exited with status $? ($1 $2)"
 }
@@ -349,11 +380,11 @@ require_alive() {   # require_alive TARGET: stop with a clear message when a pro
     die "$1 (pid $pid) is no longer running; logs in $WORK"
 }
 
-measure() {     # measure SCENARIO TARGET PATH RUN BODY_BYTES HOST
+measure() {     # measure SCENARIO TARGET PATH RUN BODY_BYTES HOST CODING
     local before after out=$WORK/wrk-$1-$2-$4.txt line
     require_alive "$2"
     before=$(target_ticks "$2")
-    run_wrk "$2" "$3" "$DURATION_SECS" "$out" "$6" "$5"
+    run_wrk "$2" "$3" "$DURATION_SECS" "$out" "$6" "$5" "$7"
     require_alive "$2"
     after=$(target_ticks "$2")
     line=$(grep '^RESULT ' "$out" | tail -n 1) || { cat "$out" >&2; die "no RESULT line from wrk ($2 $3)"; }
@@ -421,20 +452,21 @@ main() {
     create_vhost bench-cache "$CACHE_HOST" "$upstreams,\"cache\":{\"enabled\":true}"
     # The files the origin serves, served by the proxy itself (nginx: root www in nginx-proxy.conf).
     create_vhost bench-static "$STATIC_HOST" "\"static\":{\"root\":\"$WORK/www\"}"
+    create_vhost bench-compress "$COMPRESS_HOST" "$upstreams,\"compression\":{\"enabled\":true}"
     check_targets
 
-    local scenario name path size host target run
+    local scenario name path size host coding target run
     for scenario in "${MEASURED[@]}"; do
-        IFS=: read -r name path size host <<<"$scenario"
-        for target in "${TARGETS[@]}"; do
+        IFS=: read -r name path size host coding <<<"$scenario"
+        for target in $(scenario_targets "$coding"); do
             log "warm-up: $target $host$path for ${WARMUP_SECS}s"
-            run_wrk "$target" "$path" "$WARMUP_SECS" "$WORK/wrk-$name-$target-warmup.txt" "$host"
+            run_wrk "$target" "$path" "$WARMUP_SECS" "$WORK/wrk-$name-$target-warmup.txt" "$host" "" "$coding"
             require_alive "$target"
         done
         # Interleave the targets run by run, so slow drift on the machine affects both alike.
         for ((run = 1; run <= RUNS; run++)); do
-            for target in "${TARGETS[@]}"; do
-                measure "$name" "$target" "$path" "$run" "$size" "$host"
+            for target in $(scenario_targets "$coding"); do
+                measure "$name" "$target" "$path" "$run" "$size" "$host" "$coding"
             done
         done
     done

@@ -32,9 +32,12 @@ public record StoredResponse(int status, String statusMessage, List<Map.Entry<St
                              String etag, long lastModifiedMillis, long responseMillis, long correctedInitialAgeMillis,
                              long lifetimeMillis, CacheControl control, boolean authorizedSharing, String varyKey) {
 
-    /** Header fields a 304 must not change in a stored response (RFC 9111 section 3.2: framing and our own). */
+    /**
+     * Header fields a 304 must not change in a stored response (RFC 9111 section 3.2: framing and our own), and
+     * {@code Vary}, which the stored variant was keyed by (and which compression may have extended).
+     */
     private static final Set<String> KEPT_ON_UPDATE = Set.of("content-length", "content-encoding",
-            "content-range", "transfer-encoding", "cache-status", "x-request-id");
+            "content-range", "transfer-encoding", "cache-status", "x-request-id", "vary");
 
     /**
      * A response as it is stored, with its freshness facts worked out once.
@@ -66,6 +69,11 @@ public record StoredResponse(int status, String statusMessage, List<Map.Entry<St
             if (!KEPT_ON_UPDATE.contains(name.toLowerCase(Locale.ROOT))) {
                 merged.set(name, notModified.getAll(name));
             }
+        }
+        String validator = merged.get(HttpHeaders.ETAG);
+        if (etag != null && etag.startsWith("W/") && validator != null && etag.equals("W/" + validator)) {
+            // Stored compressed, so weakened: the origin's strong tag of the uncompressed body stays weak here.
+            merged.set(HttpHeaders.ETAG, etag);
         }
         return of(status, statusMessage, merged, body, requestMillis, responseMillis, !authorizedSharing, varyKey,
                 heuristicCapMillis);
@@ -118,7 +126,10 @@ public record StoredResponse(int status, String statusMessage, List<Map.Entry<St
     public static List<Map.Entry<String, String>> fieldsOf(MultiMap headers) {
         List<Map.Entry<String, String>> fields = new ArrayList<>(headers.size());
         for (Map.Entry<String, String> h : headers) {
-            fields.add(Map.entry(h.getKey(), h.getValue()));
+            // Framing is the sender's: a response streamed chunked is replayed with its length.
+            if (!h.getKey().equalsIgnoreCase("transfer-encoding")) {
+                fields.add(Map.entry(h.getKey(), h.getValue()));
+            }
         }
         return List.copyOf(fields);
     }

@@ -1,5 +1,6 @@
 package dev.portico.config;
 
+import dev.portico.dataplane.encoding.CompressionPolicy;
 import dev.portico.dataplane.stage.Stage;
 import dev.portico.dataplane.stage.forward.UpstreamGroup;
 import dev.portico.stats.VhostStats;
@@ -14,12 +15,15 @@ public final class CompiledVhost {
     private final Stage[] stages;
     private final UpstreamGroup upstreams;
     private final VhostStats stats;
+    private final CompressionPolicy compression;
 
-    CompiledVhost(VhostSpec spec, Stage[] stages, UpstreamGroup upstreams, VhostStats stats) {
+    CompiledVhost(VhostSpec spec, Stage[] stages, UpstreamGroup upstreams, VhostStats stats,
+                  CompressionPolicy compression) {
         this.spec = spec;
         this.stages = stages;
         this.upstreams = upstreams;
         this.stats = stats;
+        this.compression = compression;
     }
 
     public VhostSpec spec() {
@@ -42,6 +46,11 @@ public final class CompiledVhost {
     /** The upstreams; null for a vhost that only serves static files. */
     public UpstreamGroup upstreams() {
         return upstreams;
+    }
+
+    /** How responses are compressed; null when this vhost does not compress. */
+    public CompressionPolicy compression() {
+        return compression;
     }
 
     /** Live statistics; each event loop writes its own slot. */

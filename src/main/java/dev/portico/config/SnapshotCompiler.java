@@ -5,6 +5,7 @@ import dev.portico.cache.ResponseStore;
 import dev.portico.dataplane.stage.cache.CacheStage;
 import java.util.UUID;
 
+import dev.portico.dataplane.encoding.CompressionPolicy;
 import dev.portico.dataplane.stage.Stage;
 import dev.portico.dataplane.stage.files.StaticFilesStage;
 import dev.portico.dataplane.stage.forward.ForwardStage;
@@ -158,8 +159,9 @@ public class SnapshotCompiler {
         }
         // Files come after the cache (which stores what the upstreams answer for paths no file matches) and before
         // anything that only prepares the upstream request.
+        CompressionPolicy compression = spec.compression().enabled() ? new CompressionPolicy(spec.compression()) : null;
         if (spec.staticFiles() != null) {
-            stages.add(new StaticFilesStage(spec.staticFiles(), proxied));
+            stages.add(new StaticFilesStage(spec.staticFiles(), proxied, compression));
         }
         if (proxied) {
             stages.add(ForwardingHeadersStage.INSTANCE);
@@ -170,7 +172,7 @@ public class SnapshotCompiler {
             stages.add(forward);
         }
         return new CompiledVhost(spec, stages.toArray(new Stage[0]), group,
-                bind ? stats.forVhost(spec.name()) : null);
+                bind ? stats.forVhost(spec.name()) : null, compression);
     }
 
     private UpstreamGroup group(VhostSpec spec, int slot, int connectTimeout, boolean bind, Set<String> poolKeys) {

@@ -24,12 +24,14 @@ public record VhostSpec(
         HeaderRules responseHeaders,
         AccessLogSpec accessLog,
         CacheSpec cache,
-        StaticSpec staticFiles) {
+        StaticSpec staticFiles,
+        CompressionSpec compression) {
 
     public VhostSpec {
         hostnames = List.copyOf(hostnames);
         upstreams = List.copyOf(upstreams);
         accessLog = accessLog == null ? AccessLogSpec.DEFAULT : accessLog;
         cache = cache == null ? CacheSpec.DISABLED : cache;
+        compression = compression == null ? CompressionSpec.DISABLED : compression;
     }
 }

@@ -30,6 +30,8 @@ final class Site implements AutoCloseable {
     static final String LAST_MODIFIED = "Wed, 01 May 2024 12:00:00 GMT";
     /** A file larger than what the probe holds in memory: sent with sendfile or streamed. */
     static final int BIG = 200 * 1024;
+    /** A text file larger than what the probe holds: compressed while it streams. */
+    static final int LARGE_TEXT = 100 * 1024;
 
     final Path dir;
     final Path root;
@@ -80,6 +82,10 @@ final class Site implements AutoCloseable {
         write("precomp/plain.txt", "no siblings");
         write("precomp/escape.txt", "inside");
         write("empty.txt", "");
+        write("compress/page.html", text(8 * 1024));
+        write("compress/large.txt", text(LARGE_TEXT));
+        write("compress/sibling.css", text(4 * 1024));
+        write("compress/sibling.css.gz", "gzip-sibling");
         byte[] big = new byte[BIG];
         for (int i = 0; i < big.length; i++) {
             big[i] = (byte) ('a' + i % 26);
@@ -105,6 +111,15 @@ final class Site implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** Compressible text of {@code size} ASCII bytes, the same every time. */
+    static String text(int size) {
+        StringBuilder out = new StringBuilder(size + 40);
+        for (int line = 0; out.length() < size; line++) {
+            out.append("<p class=\"row\">line ").append(line).append(" of a page</p>\n");
+        }
+        return out.substring(0, size);
     }
 
     private void write(String relative, String content) throws IOException {

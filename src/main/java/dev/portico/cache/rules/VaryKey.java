@@ -1,5 +1,6 @@
 package dev.portico.cache.rules;
 
+import dev.portico.dataplane.encoding.AcceptEncoding;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.vertx.core.MultiMap;
 
@@ -15,6 +16,7 @@ import java.util.Locale;
 public final class VaryKey {
 
     private static final List<String> STAR = List.of("*");
+    private static final String ACCEPT_ENCODING = "accept-encoding";
 
     private VaryKey() {
     }
@@ -57,7 +59,8 @@ public final class VaryKey {
      * One string for the values a request has for the given fields (as returned by {@link #fields}): two requests
      * select the same variant if and only if their keys are equal. Each field contributes its name and its value
      * with all its lines joined by {@code ","}, trimmed, and whitespace around commas removed; other whitespace,
-     * case and element order are kept, since only the field's own definition could say they do not matter. An
+     * case and element order are kept, since only the field's own definition could say they do not matter, except
+     * for {@code Accept-Encoding}, whose definition does: it is keyed in {@link AcceptEncoding#canonical} form. An
      * absent field differs from an empty one. Field values cannot contain a line feed (RFC 9110 section 5.5), which
      * is what separates fields in the key.
      *
@@ -79,11 +82,15 @@ public final class VaryKey {
             if (requestHeaders.contains(name)) {
                 key.append(':');
                 List<String> lines = requestHeaders.getAll(name);
-                for (int l = 0, n = lines.size(); l < n; l++) {
-                    if (l > 0) {
-                        key.append(',');
+                if (name.equals(ACCEPT_ENCODING)) {
+                    key.append(AcceptEncoding.canonical(String.join(",", lines)));
+                } else {
+                    for (int l = 0, n = lines.size(); l < n; l++) {
+                        if (l > 0) {
+                            key.append(',');
+                        }
+                        appendNormalised(key, lines.get(l));
                     }
-                    appendNormalised(key, lines.get(l));
                 }
             }
             key.append('\n');

@@ -54,7 +54,10 @@ public record VhostDefinition(
         CacheDefinition cache,
         @Schema(description = "Serve files from a directory, before (or instead of) the upstreams; null for none")
         @JsonProperty("static")
-        StaticDefinition staticFiles) {
+        StaticDefinition staticFiles,
+        @Schema(description = "Compress responses with br, zstd or gzip for clients that accept them; off unless "
+                + "enabled")
+        CompressionDefinition compression) {
 
     /** One upstream. */
     @Schema(name = "Upstream")
@@ -143,6 +146,36 @@ public record VhostDefinition(
             @Schema(description = "Cache-Control values by pattern of the served file's path; '*' matches any "
                     + "characters, '/' included; the first match wins")
             List<CacheControlRuleDefinition> cacheControl) {
+    }
+
+    /** Response compression of one vhost. */
+    @Schema(name = "Compression")
+    public record CompressionDefinition(
+            @Schema(description = "Compress eligible responses (upstream, files and cache alike)", defaultValue = "false")
+            Boolean enabled,
+            @Schema(description = "Codings offered, most preferred first: any of br, zstd, gzip. The client's "
+                    + "q-values decide first; this order breaks ties", defaultValue = "[\"br\", \"zstd\", \"gzip\"]")
+            List<String> encodings,
+            @Schema(description = "Media types compressed: type/subtype, type/* or type/*+suffix (text/event-stream "
+                    + "never is); the default covers text, JSON, JavaScript, XML, SVG, wasm and fonts",
+                    example = "[\"text/*\", \"application/json\", \"application/*+xml\"]")
+            List<String> types,
+            @Schema(description = "Bodies shorter than this (by their Content-Length) are sent as they are; bodies of "
+                    + "unknown length are compressed", defaultValue = "1KiB")
+            String minLength,
+            @Schema(description = "Compression level of each codec")
+            CompressionLevelsDefinition levels) {
+    }
+
+    /** Compression levels by codec. */
+    @Schema(name = "CompressionLevels")
+    public record CompressionLevelsDefinition(
+            @Schema(description = "gzip level, 1-9", defaultValue = "5")
+            Integer gzip,
+            @Schema(description = "Brotli quality, 0-11", defaultValue = "4")
+            Integer br,
+            @Schema(description = "Zstandard level, 1-19", defaultValue = "3")
+            Integer zstd) {
     }
 
     /** A {@code Cache-Control} value for the files matching a path pattern. */

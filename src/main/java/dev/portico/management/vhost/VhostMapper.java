@@ -54,7 +54,8 @@ final class VhostMapper {
         return new VhostSpec(id, d.name(), version, d.hostnames(), d.enabled(), d.preserveHost(), upstreams,
                 DurationText.parse(d.connectTimeout()), DurationText.parse(d.readTimeout()), d.securityHeaders(),
                 rules(d.requestHeaders()), rules(d.responseHeaders()), accessLog(d.accessLog()),
-                CacheSettingsCheck.toSpec(d.cache()), StaticSettingsCheck.toSpec(d.staticFiles()));
+                CacheSettingsCheck.toSpec(d.cache()), StaticSettingsCheck.toSpec(d.staticFiles()),
+                CompressionSettingsCheck.toSpec(d.compression()));
     }
 
     private static AccessLogSpec accessLog(AccessLogDefinition d) {

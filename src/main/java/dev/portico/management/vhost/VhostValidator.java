@@ -48,6 +48,8 @@ final class VhostValidator {
         VhostValidator v = new VhostValidator();
         VhostDefinition.StaticDefinition staticFiles = StaticSettingsCheck.normalise(in.staticFiles(), v.errors);
         VhostDefinition.CacheDefinition cache = CacheSettingsCheck.normalise(in.cache(), v.errors);
+        VhostDefinition.CompressionDefinition compression = CompressionSettingsCheck.normalise(in.compression(),
+                v.errors);
         List<UpstreamDefinition> upstreams = v.upstreams(in.upstreams(), in.staticFiles() != null);
         if ((in.upstreams() == null || in.upstreams().isEmpty()) && cache.enabled()) {
             v.error("cache.enabled", "needs upstreams: the cache stores what they answer");
@@ -65,7 +67,8 @@ final class VhostValidator {
                 v.rules("responseHeaders", in.responseHeaders(), false),
                 VhostDefinition.AccessLogDefinition.normalised(in.accessLog()),
                 cache,
-                staticFiles);
+                staticFiles,
+                compression);
         if (!v.errors.isEmpty()) {
             throw ApiProblem.invalid(v.errors);
         }

@@ -3,6 +3,7 @@ package dev.portico.management.vhost;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.portico.management.vhost.VhostDefinition.AccessLogDefinition;
 import dev.portico.management.vhost.VhostDefinition.CacheDefinition;
+import dev.portico.management.vhost.VhostDefinition.CompressionDefinition;
 import dev.portico.management.vhost.VhostDefinition.HeaderRulesDefinition;
 import dev.portico.management.vhost.VhostDefinition.StaticDefinition;
 import dev.portico.management.vhost.VhostDefinition.UpstreamDefinition;
@@ -35,6 +36,7 @@ public record VhostView(
                 + "no files")
         @JsonProperty("static")
         StaticDefinition staticFiles,
+        CompressionDefinition compression,
         Instant createdAt,
         Instant updatedAt) {
 
@@ -43,6 +45,7 @@ public record VhostView(
                 d.upstreams(), d.connectTimeout(), d.readTimeout(), d.securityHeaders(),
                 HeaderRulesDefinition.inNameOrder(d.requestHeaders()),
                 HeaderRulesDefinition.inNameOrder(d.responseHeaders()), AccessLogDefinition.normalised(d.accessLog()),
-                CacheSettingsCheck.normalised(d.cache()), d.staticFiles(), entity.createdAt, entity.updatedAt);
+                CacheSettingsCheck.normalised(d.cache()), d.staticFiles(),
+                CompressionSettingsCheck.normalised(d.compression()), entity.createdAt, entity.updatedAt);
     }
 }

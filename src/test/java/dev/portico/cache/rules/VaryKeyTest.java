@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class VaryKeyTest {
 
     private static final List<String> ENCODING = List.of("accept-encoding");
+    private static final List<String> LANGUAGE = List.of("accept-language");
 
     private static MultiMap headers(String... namesAndValues) {
         MultiMap headers = MultiMap.caseInsensitiveMultiMap();
@@ -44,20 +45,35 @@ class VaryKeyTest {
 
     @Test
     void equalKeysForEquivalentSpellings() {
-        String expected = key(ENCODING, "Accept-Encoding", "gzip,br");
-        assertEquals("accept-encoding:gzip,br\n", expected);
-        assertEquals(expected, key(ENCODING, "accept-encoding", "gzip, br"));
-        assertEquals(expected, key(ENCODING, "Accept-Encoding", "  gzip \t,  br  "));
-        assertEquals(expected, key(ENCODING, "Accept-Encoding", "gzip", "ACCEPT-ENCODING", " br"));
+        String expected = key(LANGUAGE, "Accept-Language", "de,en");
+        assertEquals("accept-language:de,en\n", expected);
+        assertEquals(expected, key(LANGUAGE, "accept-language", "de, en"));
+        assertEquals(expected, key(LANGUAGE, "Accept-Language", "  de \t,  en  "));
+        assertEquals(expected, key(LANGUAGE, "Accept-Language", "de", "ACCEPT-LANGUAGE", " en"));
     }
 
     @Test
     void differentValuesGiveDifferentKeys() {
-        String gzipBr = key(ENCODING, "Accept-Encoding", "gzip, br");
-        assertNotEquals(gzipBr, key(ENCODING, "Accept-Encoding", "br, gzip"));
-        assertNotEquals(gzipBr, key(ENCODING, "Accept-Encoding", "GZIP, br"));
-        assertNotEquals(key(ENCODING, "Accept-Encoding", "a b"), key(ENCODING, "Accept-Encoding", "a  b"));
-        assertEquals("accept-encoding:a  b\n", key(ENCODING, "Accept-Encoding", "a  b"));
+        String deEn = key(LANGUAGE, "Accept-Language", "de, en");
+        assertNotEquals(deEn, key(LANGUAGE, "Accept-Language", "en, de"));
+        assertNotEquals(deEn, key(LANGUAGE, "Accept-Language", "DE, en"));
+        assertNotEquals(key(LANGUAGE, "Accept-Language", "a b"), key(LANGUAGE, "Accept-Language", "a  b"));
+        assertEquals("accept-language:a  b\n", key(LANGUAGE, "Accept-Language", "a  b"));
+    }
+
+    /** Accept-Encoding's own definition says order, case and q=1 do not matter, so its key ignores them. */
+    @Test
+    void acceptEncodingIsKeyedByWhatItMeans() {
+        String expected = key(ENCODING, "Accept-Encoding", "br,gzip,zstd");
+        assertEquals("accept-encoding:br,gzip,zstd\n", expected);
+        assertEquals(expected, key(ENCODING, "Accept-Encoding", "gzip, br, zstd"));
+        assertEquals(expected, key(ENCODING, "Accept-Encoding", "ZSTD;q=1, x-gzip ,Br"));
+        assertEquals(expected, key(ENCODING, "Accept-Encoding", "zstd", "accept-encoding", "br,gzip"));
+        assertEquals(expected, key(ENCODING, "Accept-Encoding", "gzip, br, zstd, br;q=bad"));
+        assertNotEquals(expected, key(ENCODING, "Accept-Encoding", "gzip;q=0.5, br, zstd"));
+        assertNotEquals(expected, key(ENCODING, "Accept-Encoding", "gzip, br"));
+        assertEquals("accept-encoding:br;q=0,gzip\n", key(ENCODING, "Accept-Encoding", "gzip, br;q=0"));
+        assertEquals("accept-encoding:\n", key(ENCODING, "Accept-Encoding", ""));
     }
 
     @Test

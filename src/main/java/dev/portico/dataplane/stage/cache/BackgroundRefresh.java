@@ -6,11 +6,14 @@ import dev.portico.cache.rules.CacheControl;
 import dev.portico.cache.rules.Storability;
 import dev.portico.cache.rules.VaryKey;
 import dev.portico.dataplane.Exchange;
+import dev.portico.dataplane.encoding.BodyEncoder;
+import dev.portico.dataplane.encoding.CompressionPolicy;
 import dev.portico.dataplane.stage.Stage;
 import dev.portico.dataplane.stage.forward.UpstreamFetch;
 import dev.portico.dataplane.stage.forwarding.HopByHopHeaders;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
@@ -54,9 +57,10 @@ final class BackgroundRefresh {
                                 result.status(), client, fields, control, requestControl).storable()
                                 && !stage.lacksFreshness(fields, control);
                         if (storable) {
+                            Buffer body = compressed(exchange, client, result.status(), fields, result.body());
                             var vary = VaryKey.fields(fields);
                             stage.store().put(key, vary, StoredResponse.of(result.status(), result.statusMessage(),
-                                    fields, StoredBody.copyOf(result.body()), requestMillis, now,
+                                    fields, StoredBody.copyOf(body), requestMillis, now,
                                     client.contains(HttpHeaders.AUTHORIZATION), VaryKey.secondaryKey(vary, client),
                                     stage.heuristicCapMillis()));
                         } else {
@@ -65,6 +69,18 @@ final class BackgroundRefresh {
                     }
                     return (Void) null;
                 });
+    }
+
+    /** The body as the triggering client would have got it: compressed when the vhost compresses it. */
+    private static Buffer compressed(Exchange exchange, MultiMap client, int status, MultiMap fields, Buffer body) {
+        CompressionPolicy compression = exchange.vhost().compression();
+        BodyEncoder encoder = compression == null ? null : compression.begin(HttpMethod.GET,
+                exchange.request().version(), client, status, fields, body.length());
+        if (encoder == null) {
+            return body;
+        }
+        Buffer out = encoder.encode(body);
+        return out.appendBuffer(encoder.finish());
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.portico.cache.rules.CacheControl;
 import dev.portico.cache.rules.Storability;
 import dev.portico.cache.rules.VaryKey;
 import dev.portico.dataplane.CacheOutcome;
+import dev.portico.dataplane.DeclaredLength;
 import dev.portico.dataplane.Exchange;
 import dev.portico.dataplane.LocalReason;
 import dev.portico.dataplane.UpstreamTap;
@@ -118,7 +119,7 @@ final class Fill implements UpstreamTap {
                 control, requestControl);
         String reason = !verdict.storable() ? verdict.reason()
                 : stage.lacksFreshness(headers, control) ? "no-freshness" : null;
-        long declared = contentLength(headers);
+        long declared = DeclaredLength.of(headers);
         if (reason == null && declared > stage.maxObjectBytes()) {
             reason = "size";
         }
@@ -259,17 +260,5 @@ final class Fill implements UpstreamTap {
         }
         waiters.clear();
         stage.fillEnded(fillKey, this);
-    }
-
-    private static long contentLength(MultiMap headers) {
-        String value = headers.get(HttpHeaders.CONTENT_LENGTH);
-        if (value == null) {
-            return -1;
-        }
-        try {
-            return Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            return -1;
-        }
     }
 }

@@ -2,6 +2,7 @@ package dev.portico.dataplane.stage.files;
 
 import dev.portico.dataplane.Exchange;
 import dev.portico.dataplane.LocalReason;
+import dev.portico.dataplane.encoding.BodyEncoder;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.file.AsyncFile;
@@ -36,15 +37,17 @@ final class FileBody {
     private final Exchange exchange;
     private final HttpServerResponse response;
     private final List<Segment> segments;
+    private final BodyEncoder encoder;
     private final boolean closeAfter;
     private AsyncFile file;
     private int segment;
     private long done;
 
-    private FileBody(Exchange exchange, List<Segment> segments, boolean closeAfter) {
+    private FileBody(Exchange exchange, List<Segment> segments, BodyEncoder encoder, boolean closeAfter) {
         this.exchange = exchange;
         this.response = exchange.response();
         this.segments = segments;
+        this.encoder = encoder;
         this.closeAfter = closeAfter;
     }
 
@@ -52,13 +55,15 @@ final class FileBody {
      * Opens {@code path}; once it is open runs {@code onOpen} (which sends the response head) and streams the
      * segments, or runs {@code onMissing} when the file cannot be opened, before anything was sent.
      *
+     * @param encoder what the file's bytes are compressed with, or null to send them as they are
      * @param closeAfter close the connection once the body is written
      */
-    static void send(Exchange exchange, String path, List<Segment> segments, boolean closeAfter, Runnable onOpen,
-                     Runnable onMissing) {
-        FileBody body = new FileBody(exchange, segments, closeAfter);
+    static void send(Exchange exchange, String path, List<Segment> segments, BodyEncoder encoder, boolean closeAfter,
+                     Runnable onOpen, Runnable onMissing) {
+        FileBody body = new FileBody(exchange, segments, encoder, closeAfter);
         exchange.loop().context().owner().fileSystem().open(path, READ).onComplete(opened -> {
             if (opened.failed()) {
+                body.releaseEncoder();
                 if (!exchange.response().closed()) {
                     onMissing.run();
                 }
@@ -66,6 +71,7 @@ final class FileBody {
             }
             body.file = opened.result();
             if (exchange.response().closed()) {
+                body.releaseEncoder();
                 body.file.close();
                 return;
             }
@@ -117,7 +123,10 @@ final class FileBody {
             finish(false);
             return;
         }
-        response.write(result.result());
+        Buffer piece = encoder == null ? result.result() : encoder.encode(result.result());
+        if (piece.length() > 0) {
+            response.write(piece);
+        }
         if (response.writeQueueFull()) {
             awaitDrain();
         } else {
@@ -140,12 +149,27 @@ final class FileBody {
             file = null;
         }
         if (complete) {
+            if (encoder != null) {
+                Buffer rest = encoder.finish();
+                if (rest.length() > 0) {
+                    response.write(rest);
+                }
+            }
             response.end();
             if (closeAfter) {
                 response.close();
             }
-        } else if (!response.closed()) {
-            exchange.abort(LocalReason.INTERNAL_ERROR);
+        } else {
+            releaseEncoder();
+            if (!response.closed()) {
+                exchange.abort(LocalReason.INTERNAL_ERROR);
+            }
+        }
+    }
+
+    private void releaseEncoder() {
+        if (encoder != null) {
+            encoder.release();
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.portico.dataplane.stage.files;
 
 import dev.portico.config.StaticSpec;
+import dev.portico.dataplane.encoding.AcceptEncoding;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.DateFormatter;
@@ -20,6 +21,7 @@ import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Resolves a decoded request path against a vhost's root the way nginx's {@code try_files} does, with blocking
@@ -166,7 +168,9 @@ final class FileProbe {
                     + (coding == null ? "" : "-" + coding.token()) + '"';
             long seconds = Math.floorDiv(mtime, 1000) * 1000;
             return new Lookup.Representation(real.toString(), fileKey, mtime, size, etag, seconds,
-                    DateFormatter.format(new Date(seconds)), content, coding);
+                    DateFormatter.format(new Date(seconds)), content, coding,
+                    content == null || coding != null ? null
+                            : new AtomicReferenceArray<>(AcceptEncoding.Coding.values().length));
         } catch (IOException | SecurityException e) {
             return null;
         }

@@ -4,6 +4,9 @@ import dev.portico.cache.rules.Conditionals;
 import dev.portico.dataplane.Exchange;
 import dev.portico.dataplane.LocalReason;
 import dev.portico.dataplane.RequestTarget;
+import dev.portico.dataplane.encoding.AcceptEncoding;
+import dev.portico.dataplane.encoding.BodyEncoder;
+import dev.portico.dataplane.encoding.CompressionPolicy;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.vertx.core.MultiMap;
@@ -16,10 +19,11 @@ import io.vertx.core.http.HttpServerResponse;
 import java.util.List;
 
 /**
- * Answers a GET or HEAD for a found file: picks the representation (the file or a precompressed sibling), then
- * per RFC 9110 section 13.2.2 evaluates the preconditions (412, 304), then {@code Range} with {@code If-Range}
- * (206, multipart/byteranges, 416), and sends the body from memory, with zero-copy {@code sendfile}, or streamed.
- * Stateless; one instance per static stage.
+ * Answers a GET or HEAD for a found file: picks the representation (the file, a precompressed sibling, or the file
+ * compressed on the fly when the vhost compresses and there is no sibling for the client), then per RFC 9110
+ * section 13.2.2 evaluates the preconditions (412, 304), then {@code Range} with {@code If-Range} (206,
+ * multipart/byteranges, 416), and sends the body from memory, with zero-copy {@code sendfile}, or streamed. A request
+ * with {@code Range} gets ranges of the file, never a compressed body. Stateless; one instance per static stage.
  */
 final class FileResponder {
 
@@ -29,9 +33,12 @@ final class FileResponder {
     private static final CharSequence ACCEPT_ENCODING = HttpHeaders.createOptimized("Accept-Encoding");
 
     private final boolean sendfile;
+    private final CompressionPolicy compression;
 
-    FileResponder(boolean sendfile) {
+    /** @param compression the vhost's, or null */
+    FileResponder(boolean sendfile, CompressionPolicy compression) {
         this.sendfile = sendfile;
+        this.compression = compression;
     }
 
     /** @param vanished what to do when the file is gone by the time it is opened (nothing was sent yet) */
@@ -58,12 +65,25 @@ final class FileResponder {
             headers.set(HttpHeaderNames.VARY, ACCEPT_ENCODING);
         }
         HttpMethod method = request.method();
+        AcceptEncoding.Coding compressWith = null;
+        if (compression != null && file.coding() == null) {
+            headers.set(HttpHeaderNames.CONTENT_TYPE, found.contentType());
+            if (compression.prepare(200, headers, file.size()) && !requestHeaders.contains(HttpHeaderNames.RANGE)) {
+                compressWith = compression.choose(method, request.version(), requestHeaders);
+            }
+            if (compressWith != null) {
+                // A 304 carries the validator the compressed 200 would; Content-Encoding waits for the body.
+                headers.set(HttpHeaderNames.ETAG, "W/" + file.etag());
+            }
+        }
         switch (Conditionals.evaluate(method, requestHeaders, file.etag(), file.lastModifiedMillis())) {
             case PRECONDITION_FAILED -> {
                 exchange.replyLocal(LocalReason.PRECONDITION_FAILED, "A precondition of the request failed");
                 return;
             }
             case NOT_MODIFIED -> {
+                // Set above only to decide on compression: a 304 describes no body.
+                headers.remove(HttpHeaderNames.CONTENT_TYPE);
                 response.setStatusCode(304);
                 finish(exchange, () -> response.end());
                 return;
@@ -71,6 +91,12 @@ final class FileResponder {
             default -> {
                 // send the representation
             }
+        }
+        if (compressWith != null) {
+            compression.compressed(headers, compressWith);
+            headers.set(HttpHeaderNames.CONTENT_TYPE, found.contentType());
+            sendCompressed(exchange, file, compressWith, vanished);
+            return;
         }
         headers.set(HttpHeaderNames.ACCEPT_RANGES, BYTES);
         long size = file.size();
@@ -126,7 +152,22 @@ final class FileResponder {
                 }
             }));
         } else {
-            stream(exchange, file, List.of(FileBody.Segment.file(offset, length)), vanished);
+            stream(exchange, file, List.of(FileBody.Segment.file(offset, length)), vanished, null);
+        }
+    }
+
+    /** The whole file, compressed: held content from its compressed copy, a larger file streamed through a codec. */
+    private void sendCompressed(Exchange exchange, Lookup.Representation file, AcceptEncoding.Coding coding,
+                                Runnable vanished) {
+        HttpServerResponse response = exchange.response();
+        if (file.content() != null) {
+            Buffer body = file.compressed(coding, compression);
+            response.headers().set(HttpHeaderNames.CONTENT_LENGTH, Integer.toString(body.length()));
+            finish(exchange, () -> response.end(body));
+        } else {
+            response.setChunked(true);
+            stream(exchange, file, List.of(FileBody.Segment.file(0, file.size())), vanished,
+                    compression.encoder(coding, -1));
         }
     }
 
@@ -138,15 +179,15 @@ final class FileResponder {
             Buffer body = multipart.assemble(file.content());
             finish(exchange, () -> response.end(body));
         } else {
-            stream(exchange, file, multipart.segments(), vanished);
+            stream(exchange, file, multipart.segments(), vanished, null);
         }
     }
 
     /** Streams once the file is open; the head waits for that, so a vanished file can still get its 404. */
     private static void stream(Exchange exchange, Lookup.Representation file, List<FileBody.Segment> segments,
-                               Runnable vanished) {
+                               Runnable vanished, BodyEncoder encoder) {
         boolean close = mustClose(exchange);
-        FileBody.send(exchange, file.path(), segments, close, () -> {
+        FileBody.send(exchange, file.path(), segments, encoder, close, () -> {
             head(exchange, close);
             if (!close) {
                 exchange.request().resume();

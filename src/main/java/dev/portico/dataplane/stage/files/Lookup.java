@@ -1,6 +1,11 @@
 package dev.portico.dataplane.stage.files;
 
+import dev.portico.dataplane.encoding.AcceptEncoding;
+import dev.portico.dataplane.encoding.BodyEncoder;
+import dev.portico.dataplane.encoding.CompressionPolicy;
 import io.vertx.core.buffer.Buffer;
+
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * What a request path resolved to under a vhost's root, as {@link FileProbe} found it and the lookup cache keeps it
@@ -98,12 +103,27 @@ sealed interface Lookup permits Lookup.Miss, Lookup.Found, Lookup.Redirect, Look
      * @param lastModified the {@code Last-Modified} value
      * @param content the whole file when it is small enough to be held, else null (read at send time)
      * @param coding the content coding, null for the file itself
+     * @param compressedCopies for held content: the content compressed on the fly, by
+     *                         {@link AcceptEncoding.Coding#ordinal()}, made by the first request that needs one
+     *                         (two loops racing both make a valid copy); null for other files
      */
     record Representation(String path, Object fileKey, long mtimeMillis, long size, String etag,
-                          long lastModifiedMillis, String lastModified, Buffer content, AcceptEncoding.Coding coding) {
+                          long lastModifiedMillis, String lastModified, Buffer content, AcceptEncoding.Coding coding,
+                          AtomicReferenceArray<Buffer> compressedCopies) {
 
         int heldBytes() {
             return content == null ? 0 : content.length();
+        }
+
+        /** The held content compressed with {@code coding}, made by {@code compression} the first time. */
+        Buffer compressed(AcceptEncoding.Coding coding, CompressionPolicy compression) {
+            Buffer copy = compressedCopies.get(coding.ordinal());
+            if (copy == null) {
+                BodyEncoder encoder = compression.encoder(coding, content.length());
+                copy = encoder.encode(content).appendBuffer(encoder.finish());
+                compressedCopies.set(coding.ordinal(), copy);
+            }
+            return copy;
         }
 
         /** Whether this is still the file described: same inode, size and modification time. */

@@ -7,6 +7,7 @@ import dev.portico.dataplane.CacheOutcome;
 import dev.portico.dataplane.Exchange;
 import dev.portico.dataplane.LocalReason;
 import dev.portico.dataplane.UpstreamTap;
+import dev.portico.dataplane.encoding.CompressionPolicy;
 import dev.portico.dataplane.stage.Stage;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.vertx.core.AsyncResult;
@@ -53,12 +54,15 @@ public final class StaticFilesStage implements Stage {
     private record Checked(Lookup lookup, long atNanos) {
     }
 
-    /** @param fallback whether the vhost has upstreams to hand the request to when no file matches */
-    public StaticFilesStage(StaticSpec spec, boolean fallback) {
+    /**
+     * @param fallback whether the vhost has upstreams to hand the request to when no file matches
+     * @param compression the vhost's response compression, or null
+     */
+    public StaticFilesStage(StaticSpec spec, boolean fallback, CompressionPolicy compression) {
         this.spec = spec;
         this.fallback = fallback;
         this.probe = new FileProbe(spec);
-        this.responder = new FileResponder(spec.sendfile());
+        this.responder = new FileResponder(spec.sendfile(), compression);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.portico.dataplane.stage.forward;
 
 import dev.portico.dataplane.UpstreamTap;
+import dev.portico.dataplane.encoding.BodyEncoder;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
@@ -32,33 +33,41 @@ final class BodyRelay {
     private final WriteStream<Buffer> destination;
     private final Outcome outcome;
     private final UpstreamTap tap;
+    private final BodyEncoder encoder;
     private final Handler<AsyncResult<Void>> writeAck = this::written;
     private boolean done;
 
-    private BodyRelay(ReadStream<Buffer> source, WriteStream<Buffer> destination, UpstreamTap tap, Outcome outcome) {
+    private BodyRelay(ReadStream<Buffer> source, WriteStream<Buffer> destination, UpstreamTap tap,
+                      BodyEncoder encoder, Outcome outcome) {
         this.source = source;
         this.destination = destination;
         this.tap = tap;
+        this.encoder = encoder;
         this.outcome = outcome;
     }
 
     /** Starts relaying; the source may be paused when called and is resumed here. */
     static void start(ReadStream<Buffer> source, WriteStream<Buffer> destination, Outcome outcome) {
-        new BodyRelay(source, destination, null, outcome).run();
+        new BodyRelay(source, destination, null, null, outcome).run();
     }
 
-    /** Starts relaying, showing every piece to {@code tap} (may be null) just before it is written. */
-    static void start(ReadStream<Buffer> source, WriteStream<Buffer> destination, UpstreamTap tap, Outcome outcome) {
-        new BodyRelay(source, destination, tap, outcome).run();
+    /**
+     * Starts relaying through {@code encoder} (may be null), showing every piece as written to {@code tap} (may be
+     * null) just before it is written.
+     */
+    static void start(ReadStream<Buffer> source, WriteStream<Buffer> destination, UpstreamTap tap,
+                      BodyEncoder encoder, Outcome outcome) {
+        new BodyRelay(source, destination, tap, encoder, outcome).run();
     }
 
     private void run() {
         Handler<Void> drained = v -> source.resume();
         source.handler(chunk -> {
-            if (tap != null) {
-                tap.chunk(chunk);
+            Buffer piece = encoder == null ? chunk : encoder.encode(chunk);
+            if (piece.length() == 0) {
+                return;
             }
-            destination.write(chunk, writeAck);
+            forward(piece);
             if (destination.writeQueueFull()) {
                 source.pause();
                 destination.drainHandler(drained);
@@ -66,6 +75,12 @@ final class BodyRelay {
         });
         source.exceptionHandler(this::sourceFailed);
         source.endHandler(v -> {
+            if (encoder != null) {
+                Buffer rest = encoder.finish();
+                if (rest.length() > 0) {
+                    forward(rest);
+                }
+            }
             outcome.sourceEnded();
             destination.end(ended -> {
                 if (ended.failed()) {
@@ -77,6 +92,13 @@ final class BodyRelay {
             });
         });
         source.resume();
+    }
+
+    private void forward(Buffer piece) {
+        if (tap != null) {
+            tap.chunk(piece);
+        }
+        destination.write(piece, writeAck);
     }
 
     private void written(AsyncResult<Void> ack) {
@@ -102,6 +124,9 @@ final class BodyRelay {
     }
 
     private void detach() {
+        if (encoder != null) {
+            encoder.release();
+        }
         source.handler(null);
         source.exceptionHandler(null);
         source.endHandler(null);

@@ -5,6 +5,8 @@ import dev.portico.dataplane.LocalReason;
 import dev.portico.dataplane.ProxyError;
 import dev.portico.dataplane.RequestTarget;
 import dev.portico.dataplane.UpstreamTap;
+import dev.portico.dataplane.encoding.BodyEncoder;
+import dev.portico.dataplane.encoding.CompressionPolicy;
 import dev.portico.dataplane.stage.forwarding.HopByHopHeaders;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.MultiMap;
@@ -171,19 +173,26 @@ final class UpstreamCall {
         MultiMap outHeaders = response.headers();
         HopByHopHeaders.of(upHeaders).copyEndToEnd(upHeaders, outHeaders, null, null);
         outHeaders.add(VIA, stage.via(upstream.version()));
-        boolean bodyless = exchange.request().method() == HttpMethod.HEAD || status == 204 || status == 304
-                || status < 200;
+        HttpServerRequest request = exchange.request();
+        boolean bodyless = request.method() == HttpMethod.HEAD || status == 204 || status == 304 || status < 200;
+        CompressionPolicy compression = exchange.vhost().compression();
+        // Before the tap sees the head: a cache stores the response as the client gets it, compressed.
+        BodyEncoder encoder = compression == null ? null
+                : compression.begin(request.method(), request.version(), request.headers(), status, outHeaders, -1);
         if (!bodyless && !outHeaders.contains(HttpHeaders.CONTENT_LENGTH)
-                && exchange.request().version() != HttpVersion.HTTP_1_0) {
+                && request.version() != HttpVersion.HTTP_1_0) {
             response.setChunked(true);
         }
         UpstreamTap tap = exchange.upstreamTap();
         if (tap != null && tap.head(exchange, status)) {
+            if (encoder != null) {
+                encoder.release();
+            }
             discard(upstream);
             return;
         }
         exchange.sendHead();
-        BodyRelay.start(upstream, response, tap, new BodyRelay.Outcome() {
+        BodyRelay.start(upstream, response, tap, encoder, new BodyRelay.Outcome() {
             @Override
             public void sourceEnded() {
                 // Before the client can see the end: a cache stores the response before the client's next request

@@ -1,7 +1,7 @@
-package dev.portico.files;
+package dev.portico.encoding;
 
-import dev.portico.dataplane.stage.files.AcceptEncoding;
-import dev.portico.dataplane.stage.files.AcceptEncoding.Coding;
+import dev.portico.dataplane.encoding.AcceptEncoding;
+import dev.portico.dataplane.encoding.AcceptEncoding.Coding;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -53,6 +53,24 @@ class AcceptEncodingTest {
         available[Coding.ZSTD.ordinal()] = siblings.contains("z");
         available[Coding.GZIP.ordinal()] = siblings.contains("g");
         Coding chosen = AcceptEncoding.select(acceptEncoding, available);
+        assertEquals(expected, chosen == null ? "identity" : chosen.token());
+    }
+
+    /** The server's order breaks ties in q-value, and only the codings it lists are considered. */
+    @ParameterizedTest(name = "[{index}] \"{0}\" with preference {1} -> {2}")
+    @CsvSource(delimiter = '|', value = {
+            "br, gzip, zstd           | gzip br zstd | gzip",
+            "br, gzip, zstd           | zstd gzip    | zstd",
+            "br;q=1, gzip;q=0.9       | gzip br      | br",
+            "*                        | gzip         | gzip",
+            "br                       | gzip zstd    | identity",
+    })
+    void followsThePreference(String acceptEncoding, String preference, String expected) {
+        java.util.List<Coding> order = java.util.Arrays.stream(preference.split(" "))
+                .map(token -> Coding.valueOf(token.toUpperCase(java.util.Locale.ROOT))).toList();
+        boolean[] offered = new boolean[Coding.values().length];
+        order.forEach(coding -> offered[coding.ordinal()] = true);
+        Coding chosen = AcceptEncoding.select(acceptEncoding, offered, order);
         assertEquals(expected, chosen == null ? "identity" : chosen.token());
     }
 }

@@ -1,14 +1,17 @@
-package dev.portico.dataplane.stage.files;
+package dev.portico.dataplane.encoding;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 
 /**
- * Chooses which precompressed sibling, if any, to serve for a request's {@code Accept-Encoding} (RFC 9110 section
- * 12.5.3). Pure.
+ * Chooses the content coding for a request's {@code Accept-Encoding} (RFC 9110 section 12.5.3): which precompressed
+ * sibling of a file to serve, or which coding to compress a response with. Pure.
  *
  * <p>A coding is acceptable when it is listed, or covered by {@code *}, with a q-value above 0 ({@code x-gzip}
- * counts as {@code gzip}). Among the acceptable codings that have a sibling the highest q-value wins, ties going
- * to the smaller file formats first: br, then zstd, then gzip. Identity is only preferred when the client gives it
+ * counts as {@code gzip}). Among the acceptable codings that are available the highest q-value wins, ties going
+ * to the server's preference: by default the smaller formats first, br, then zstd, then gzip. Identity is only preferred when the client gives it
  * explicitly a higher q-value than every such coding. No {@code Accept-Encoding} at all gets identity, as in nginx
  * and Caddy: RFC 9110 would allow any coding, but a client that sends nothing usually cannot decode anything.
  * Elements that do not parse (a bad q-value) are ignored. When nothing acceptable exists the file itself is sent
@@ -42,6 +45,8 @@ public final class AcceptEncoding {
     }
 
     private static final Coding[] CODINGS = Coding.values();
+    /** br, then zstd, then gzip. */
+    public static final List<Coding> DEFAULT_PREFERENCE = List.of(CODINGS);
     private static final int UNSET = -1;
 
     private AcceptEncoding() {
@@ -53,13 +58,77 @@ public final class AcceptEncoding {
      * @return the coding to serve, or null for the identity (the file itself)
      */
     public static Coding select(String acceptEncoding, boolean[] available) {
+        return select(acceptEncoding, available, DEFAULT_PREFERENCE);
+    }
+
+    /**
+     * @param acceptEncoding the request's field value(s), joined with commas; null when absent
+     * @param available whether a coding can be served, indexed by {@link Coding#ordinal()}
+     * @param preference the codings to consider, most preferred first; ties in q-value go to the earlier one
+     * @return the coding to serve, or null for the identity
+     */
+    public static Coding select(String acceptEncoding, boolean[] available, List<Coding> preference) {
         if (acceptEncoding == null) {
             return null;
         }
         int[] q = new int[CODINGS.length];
         Arrays.fill(q, UNSET);
-        int star = UNSET;
-        int identity = UNSET;
+        // q-values of *, then identity, after the codings
+        int[] other = {UNSET, UNSET};
+        forEachElement(acceptEncoding, (token, weight) -> {
+            if (token.equals("*")) {
+                other[0] = weight;
+            } else if (token.equalsIgnoreCase("identity")) {
+                other[1] = weight;
+            } else {
+                Coding coding = coding(token);
+                if (coding != null) {
+                    q[coding.ordinal()] = weight;
+                }
+            }
+        });
+        int star = other[0];
+        int identity = other[1];
+        Coding best = null;
+        int bestQ = 0;
+        for (int p = 0, count = preference.size(); p < count; p++) {
+            Coding coding = preference.get(p);
+            int weight = q[coding.ordinal()] != UNSET ? q[coding.ordinal()] : star != UNSET ? star : 0;
+            if (available[coding.ordinal()] && weight > bestQ) {
+                best = coding;
+                bestQ = weight;
+            }
+        }
+        return best != null && identity > bestQ ? null : best;
+    }
+
+    /**
+     * {@code Accept-Encoding} in a canonical form, for a cache's secondary key: two values with the same meaning
+     * under RFC 9110 (element order, case, whitespace, {@code x-gzip}, {@code q=1}, a bad element being ignored)
+     * give the same string, so browsers that send their codings in different orders share one stored variant.
+     *
+     * @param acceptEncoding the request's field value(s), joined with commas
+     */
+    public static String canonical(String acceptEncoding) {
+        List<String> elements = new ArrayList<>(6);
+        forEachElement(acceptEncoding, (token, weight) -> {
+            String name = token.toLowerCase(Locale.ROOT);
+            if (name.equals("x-gzip")) {
+                name = "gzip";
+            }
+            elements.add(weight == 1000 ? name : name + ";q=" + weight);
+        });
+        elements.sort(null);
+        return String.join(",", elements);
+    }
+
+    /** Sees one element of the list: its trimmed token and its weight in thousandths. */
+    private interface ElementVisitor {
+        void visit(String token, int weight);
+    }
+
+    /** Calls {@code visitor} for every element with a token and a well-formed q-value, in order. */
+    private static void forEachElement(String acceptEncoding, ElementVisitor visitor) {
         int i = 0;
         int n = acceptEncoding.length();
         while (i < n) {
@@ -72,30 +141,10 @@ public final class AcceptEncoding {
             String token = acceptEncoding.substring(i, tokenEnd).trim();
             int weight = tokenEnd == end ? 1000 : qValue(acceptEncoding, tokenEnd + 1, end);
             i = end + 1;
-            if (token.isEmpty() || weight < 0) {
-                continue;
-            }
-            if (token.equals("*")) {
-                star = weight;
-            } else if (token.equalsIgnoreCase("identity")) {
-                identity = weight;
-            } else {
-                Coding coding = coding(token);
-                if (coding != null) {
-                    q[coding.ordinal()] = weight;
-                }
+            if (!token.isEmpty() && weight >= 0) {
+                visitor.visit(token, weight);
             }
         }
-        Coding best = null;
-        int bestQ = 0;
-        for (Coding coding : CODINGS) {
-            int weight = q[coding.ordinal()] != UNSET ? q[coding.ordinal()] : star != UNSET ? star : 0;
-            if (available[coding.ordinal()] && weight > bestQ) {
-                best = coding;
-                bestQ = weight;
-            }
-        }
-        return best != null && identity > bestQ ? null : best;
     }
 
     private static Coding coding(String token) {
