@@ -196,7 +196,9 @@ make_text() {
     local licences
     licences=$(find /usr/share/common-licenses -maxdepth 1 -type f | sort)
     # shellcheck disable=SC2086  # one path per word
-    cat $licences | head -c "$2" >"$1"
+    cat $licences >"$1.all"     # (not piped into head: with pipefail, cat's SIGPIPE would end the script)
+    head -c "$2" "$1.all" >"$1"
+    rm -f "$1.all"
     [[ $(stat -c %s "$1") == "$2" ]] || die "not enough text in /usr/share/common-licenses for $1"
 }
 

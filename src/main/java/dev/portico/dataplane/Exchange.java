@@ -2,6 +2,7 @@ package dev.portico.dataplane;
 
 import dev.portico.config.CompiledVhost;
 import dev.portico.config.RoutingSnapshot;
+import dev.portico.dataplane.encoding.CompressionPolicy;
 import dev.portico.dataplane.stage.Stage;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -44,6 +45,7 @@ public final class Exchange {
     private Runnable clientGoneHook;
     private UpstreamTap upstreamTap;
     private CacheOutcome cacheOutcome;
+    private String clientAcceptEncoding;
     private boolean clientGone;
     private boolean completed;
     private int status;
@@ -177,6 +179,11 @@ public final class Exchange {
         this.cacheOutcome = outcome;
     }
 
+    /** The client's {@code Accept-Encoding}, as it arrived, on a vhost that compresses; null otherwise. */
+    public String clientAcceptEncoding() {
+        return clientAcceptEncoding;
+    }
+
     /** The tap on the upstream's response, or null. */
     public UpstreamTap upstreamTap() {
         return upstreamTap;
@@ -202,6 +209,10 @@ public final class Exchange {
     /** Starts the vhost's pipeline. */
     void route(CompiledVhost vhost) {
         this.vhost = vhost;
+        if (vhost.compression() != null) {
+            // Taken before any stage edits the request: header rules may rewrite what goes upstream.
+            clientAcceptEncoding = CompressionPolicy.acceptEncodingOf(request.headers());
+        }
         vhost.stats().slot(loop.index()).started();
         this.stages = vhost.stages();
         this.next = 0;

@@ -72,4 +72,18 @@ class CompressedCacheTest extends CompressionTestSupport {
         assertEquals("W/\"v1\"", notModified.header("ETag"));
         assertEquals(1, origin.requests());
     }
+
+    @Test
+    void anHttp10ClientDoesNotFillTheCacheWithAnUncompressedVariant() throws Exception {
+        String raw = dev.portico.testing.RawHttp.exchange(dataPlane.port(), "GET /page HTTP/1.0\r\nHost: " + HOST
+                + "\r\nAccept-Encoding: gzip\r\n\r\n");
+        assertEquals(200, dev.portico.testing.RawHttp.status(raw));
+        assertTrue(raw.toLowerCase(java.util.Locale.ROOT).contains("cache-status: portico; fwd=miss; detail=http-1.0"),
+                raw.substring(0, raw.indexOf("\r\n\r\n")));
+        Reply reply = get(HOST, "/page", "Accept-Encoding", "gzip");
+        assertEquals("gzip", reply.header("Content-Encoding"));
+        assertTrue(reply.header("Cache-Status").contains("fwd=miss"), reply.header("Cache-Status"));
+        assertEquals("gzip", get(HOST, "/page", "Accept-Encoding", "gzip").header("Content-Encoding"));
+        assertEquals(2, origin.requests());
+    }
 }

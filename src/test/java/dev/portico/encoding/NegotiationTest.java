@@ -109,4 +109,17 @@ class NegotiationTest extends CompressionTestSupport {
         assertNull(reply.header("Vary"));
         assertArrayEquals(TextOrigin.PAGE, reply.body().getBytes());
     }
+
+    @Test
+    void theClientsAcceptEncodingDecidesEvenWhenRulesRewriteItUpstream() {
+        // nginx's proxy_set_header Accept-Encoding "": the origin sends identity, the proxy compresses.
+        Api.create(vhost("rules.test", compression()).put("requestHeaders", new io.vertx.core.json.JsonObject()
+                .put("remove", new JsonArray().add("Accept-Encoding"))));
+        Reply reply = get("rules.test", "/page", "Accept-Encoding", "gzip");
+        assertEquals("gzip", reply.header("Content-Encoding"));
+        assertArrayEquals(TextOrigin.PAGE, decoded(reply));
+        Api.create(vhost("forced.test", compression()).put("requestHeaders", new io.vertx.core.json.JsonObject()
+                .put("set", new io.vertx.core.json.JsonObject().put("Accept-Encoding", "gzip"))));
+        assertNull(get("forced.test", "/page").header("Content-Encoding"), "the client accepted no coding");
+    }
 }

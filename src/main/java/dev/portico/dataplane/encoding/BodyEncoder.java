@@ -16,6 +16,12 @@ public interface BodyEncoder {
     /** Ends the compressed stream and returns its remaining bytes; the encoder is released. */
     Buffer finish();
 
+    /**
+     * Whether the compressed stream has ended: {@link #finish()} was called, or {@link #encode} was given the last
+     * byte of a body of known length and so returned the end of the stream with it.
+     */
+    boolean finished();
+
     /** Releases the codec's native memory without finishing: the response was abandoned. Idempotent. */
     void release();
 }

@@ -58,21 +58,23 @@ public final class CompressionPolicy {
      * Decides for a response whose status and headers are set and whose body is about to be sent: edits the head
      * and returns the encoder to stream the body through, or null to send it as it is.
      *
+     * @param acceptEncoding the client's {@code Accept-Encoding} as {@link #acceptEncodingOf} joins it (before any
+     *     header rule edited the request), or null
      * @param length the body's length, or -1 when unknown; read from {@code Content-Length} when -1 and present
      */
-    public BodyEncoder begin(HttpMethod method, HttpVersion version, MultiMap requestHeaders, int status,
+    public BodyEncoder begin(HttpMethod method, HttpVersion version, String acceptEncoding, int status,
                              MultiMap responseHeaders, long length) {
         long declared = length >= 0 ? length : DeclaredLength.of(responseHeaders);
         if (!eligible(status, responseHeaders, declared)) {
             return null;
         }
         addVary(responseHeaders);
-        AcceptEncoding.Coding coding = choose(method, version, requestHeaders);
+        AcceptEncoding.Coding coding = choose(method, version, acceptEncoding);
         if (coding == null) {
             return null;
         }
         compressed(responseHeaders, coding);
-        return StreamEncoder.start(coding, levels[coding.ordinal()], declared);
+        return encoder(coding, declared);
     }
 
     /**
@@ -88,16 +90,29 @@ public final class CompressionPolicy {
     }
 
     /** The coding this request gets for an eligible response, or null for none. */
-    public AcceptEncoding.Coding choose(HttpMethod method, HttpVersion version, MultiMap requestHeaders) {
-        if (method == HttpMethod.HEAD || version == HttpVersion.HTTP_1_0) {
+    public AcceptEncoding.Coding choose(HttpMethod method, HttpVersion version, String acceptEncoding) {
+        if (method == HttpMethod.HEAD || version == HttpVersion.HTTP_1_0 || acceptEncoding == null) {
             return null;
         }
+        return AcceptEncoding.select(acceptEncoding, offered, preference);
+    }
+
+    /**
+     * Whether an eligible response went out uncompressed only because the request was HTTP/1.0: a cache must not
+     * store it, or HTTP/1.1 clients with the same {@code Accept-Encoding} would be answered uncompressed.
+     */
+    public boolean withheldFromHttp10(HttpVersion version, String acceptEncoding, MultiMap responseHeaders) {
+        return version == HttpVersion.HTTP_1_0 && !responseHeaders.contains(HttpHeaderNames.CONTENT_ENCODING)
+                && varies(responseHeaders) && choose(HttpMethod.GET, HttpVersion.HTTP_1_1, acceptEncoding) != null;
+    }
+
+    /** A request's {@code Accept-Encoding} lines joined into one value, or null without any. */
+    public static String acceptEncodingOf(MultiMap requestHeaders) {
         List<String> accept = requestHeaders.getAll(ACCEPT_ENCODING);
         if (accept.isEmpty()) {
             return null;
         }
-        return AcceptEncoding.select(accept.size() == 1 ? accept.get(0) : String.join(",", accept), offered,
-                preference);
+        return accept.size() == 1 ? accept.get(0) : String.join(",", accept);
     }
 
     /** Rewrites the head of a response about to be sent with {@code coding}. */
@@ -113,7 +128,9 @@ public final class CompressionPolicy {
 
     /** Starts an encoder for a body of {@code length} bytes (-1 unknown). */
     public BodyEncoder encoder(AcceptEncoding.Coding coding, long length) {
-        return StreamEncoder.start(coding, levels[coding.ordinal()], length);
+        int level = levels[coding.ordinal()];
+        return coding == AcceptEncoding.Coding.GZIP ? GzipEncoder.start(level, length)
+                : StreamEncoder.start(coding, level, length);
     }
 
     private boolean eligible(int status, MultiMap headers, long length) {
@@ -140,14 +157,21 @@ public final class CompressionPolicy {
     }
 
     private static void addVary(MultiMap headers) {
+        if (!varies(headers)) {
+            headers.add(HttpHeaderNames.VARY, ACCEPT_ENCODING);
+        }
+    }
+
+    /** Whether {@code Vary} already covers Accept-Encoding (by name or with {@code *}). */
+    private static boolean varies(MultiMap headers) {
         for (String vary : headers.getAll(HttpHeaderNames.VARY)) {
             for (String element : vary.split(",")) {
                 String name = element.trim();
                 if (name.equals("*") || name.equalsIgnoreCase("accept-encoding")) {
-                    return;
+                    return true;
                 }
             }
         }
-        headers.add(HttpHeaderNames.VARY, ACCEPT_ENCODING);
+        return false;
     }
 }

@@ -11,12 +11,11 @@ import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.util.zip.GZIPOutputStream;
 
 /**
- * A {@link BodyEncoder} over a codec library's streaming compressor: the JDK's gzip, brotli4j's Brotli, zstd-jni's
- * Zstandard. Each piece is written and flushed (zlib's sync flush, a Brotli flush, a Zstandard block end), which
- * keeps the codec's history across pieces; the last piece of a body of known length ends the stream at once.
+ * A {@link BodyEncoder} over a codec library's streaming compressor: brotli4j's Brotli, zstd-jni's Zstandard (gzip
+ * is {@link GzipEncoder}). Each piece is written and flushed (a Brotli flush, a Zstandard block end), which keeps
+ * the codec's history across pieces; the last piece of a body of known length ends the stream at once.
  */
 final class StreamEncoder implements BodyEncoder {
 
@@ -24,7 +23,6 @@ final class StreamEncoder implements BodyEncoder {
     static final int BROTLI_WINDOW = 19;
     /** Zstandard's window for streamed bodies: 2^19 bytes, which bounds each stream's memory to about 1 MiB. */
     static final int ZSTD_WINDOW = 19;
-    private static final Buffer EMPTY = Buffer.buffer(0);
 
     private final Sink sink = new Sink();
     private final OutputStream codec;
@@ -35,7 +33,7 @@ final class StreamEncoder implements BodyEncoder {
     private StreamEncoder(AcceptEncoding.Coding coding, int level, long expectedLength) throws IOException {
         this.expectedLength = expectedLength;
         this.codec = switch (coding) {
-            case GZIP -> new LeveledGzip(sink, level);
+            case GZIP -> throw new IllegalArgumentException("gzip is GzipEncoder's");
             case BR -> new BrotliOutputStream(sink, new Encoder.Parameters().setQuality(level)
                     .setWindow(BROTLI_WINDOW), 16 * 1024);
             case ZSTD -> new ZstdOutputStreamNoFinalizer(sink, RecyclingBufferPool.INSTANCE).setLevel(level)
@@ -81,7 +79,7 @@ final class StreamEncoder implements BodyEncoder {
     @Override
     public Buffer finish() {
         if (closed) {
-            return EMPTY;
+            return Buffer.buffer(0);
         }
         closed = true;
         try {
@@ -93,6 +91,11 @@ final class StreamEncoder implements BodyEncoder {
     }
 
     @Override
+    public boolean finished() {
+        return closed;
+    }
+
+    @Override
     public void release() {
         if (!closed) {
             closed = true;
@@ -101,15 +104,6 @@ final class StreamEncoder implements BodyEncoder {
             } catch (IOException | RuntimeException e) {
                 // Releasing native memory of an abandoned stream: what it would have written does not matter.
             }
-        }
-    }
-
-    /** GZIPOutputStream at a chosen level, with sync flush so every flush makes the pieces so far decodable. */
-    private static final class LeveledGzip extends GZIPOutputStream {
-
-        LeveledGzip(OutputStream out, int level) throws IOException {
-            super(out, 8 * 1024, true);
-            def.setLevel(level);
         }
     }
 
@@ -130,7 +124,7 @@ final class StreamEncoder implements BodyEncoder {
 
         Buffer take() {
             if (!out.isReadable()) {
-                return EMPTY;
+                return Buffer.buffer(0);
             }
             Buffer taken = Buffer.buffer(out);
             out = Unpooled.buffer(Math.max(512, Math.min(64 * 1024, taken.length())));

@@ -17,6 +17,7 @@ import io.vertx.core.buffer.Buffer;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpVersion;
 
 /**
  * Refreshes a stale response while clients are served the stale copy ({@code stale-while-revalidate}, RFC 5861):
@@ -42,7 +43,7 @@ final class BackgroundRefresh {
         long requestMillis = System.currentTimeMillis();
         CacheControl requestControl = CacheControl.ofRequest(client);
         return UpstreamFetch.get(stage.forward(), exchange.loop(), exchange.target().authority(),
-                exchange.target().pathAndQuery(), headers, stage.maxObjectBytes()).map(result -> {
+                exchange.target().pathAndQuery(), headers, stage.maxObjectBytes()).compose(result -> {
                     long now = System.currentTimeMillis();
                     // Only end-to-end fields are stored: a 304's Connection or Keep-Alive must not reach clients.
                     MultiMap fields = MultiMap.caseInsensitiveMultiMap();
@@ -51,36 +52,44 @@ final class BackgroundRefresh {
                         StoredResponse updated = entry.refreshedBy(fields, requestMillis, now,
                                 stage.heuristicCapMillis());
                         stage.store().put(key, stage.varyFieldsOf(key), updated);
-                    } else if (result.status() < 500) {
-                        CacheControl control = StoredResponse.controlOf(fields);
-                        boolean storable = result.body() != null && Storability.check(HttpMethod.GET,
-                                result.status(), client, fields, control, requestControl).storable()
-                                && !stage.lacksFreshness(fields, control);
-                        if (storable) {
-                            Buffer body = compressed(exchange, client, result.status(), fields, result.body());
-                            var vary = VaryKey.fields(fields);
-                            stage.store().put(key, vary, StoredResponse.of(result.status(), result.statusMessage(),
-                                    fields, StoredBody.copyOf(body), requestMillis, now,
-                                    client.contains(HttpHeaders.AUTHORIZATION), VaryKey.secondaryKey(vary, client),
-                                    stage.heuristicCapMillis()));
-                        } else {
-                            stage.store().invalidate(key);
-                        }
+                        return Future.<Void>succeededFuture();
                     }
-                    return (Void) null;
+                    if (result.status() >= 500) {
+                        return Future.<Void>succeededFuture();
+                    }
+                    CacheControl control = StoredResponse.controlOf(fields);
+                    boolean storable = result.body() != null && Storability.check(HttpMethod.GET,
+                            result.status(), client, fields, control, requestControl).storable()
+                            && !stage.lacksFreshness(fields, control);
+                    if (!storable) {
+                        stage.store().invalidate(key);
+                        return Future.<Void>succeededFuture();
+                    }
+                    return compressed(exchange, client, result.status(), fields, result.body()).map(body -> {
+                        var vary = VaryKey.fields(fields);
+                        stage.store().put(key, vary, StoredResponse.of(result.status(), result.statusMessage(),
+                                fields, StoredBody.copyOf(body), requestMillis, now,
+                                client.contains(HttpHeaders.AUTHORIZATION), VaryKey.secondaryKey(vary, client),
+                                stage.heuristicCapMillis()));
+                        return (Void) null;
+                    });
                 });
     }
 
-    /** The body as the triggering client would have got it: compressed when the vhost compresses it. */
-    private static Buffer compressed(Exchange exchange, MultiMap client, int status, MultiMap fields, Buffer body) {
+    /**
+     * The body as an HTTP/1.1 client with the triggering request's {@code Accept-Encoding} gets it: compressed when
+     * the vhost compresses it, on a worker thread, since the whole body (up to the cache's object size) is at hand.
+     */
+    private static Future<Buffer> compressed(Exchange exchange, MultiMap client, int status, MultiMap fields,
+                                             Buffer body) {
         CompressionPolicy compression = exchange.vhost().compression();
-        BodyEncoder encoder = compression == null ? null : compression.begin(HttpMethod.GET,
-                exchange.request().version(), client, status, fields, body.length());
+        BodyEncoder encoder = compression == null ? null : compression.begin(HttpMethod.GET, HttpVersion.HTTP_1_1,
+                CompressionPolicy.acceptEncodingOf(client), status, fields, body.length());
         if (encoder == null) {
-            return body;
+            return Future.succeededFuture(body);
         }
-        Buffer out = encoder.encode(body);
-        return out.appendBuffer(encoder.finish());
+        return exchange.loop().context().executeBlocking(() -> encoder.encode(body).appendBuffer(encoder.finish()),
+                false);
     }
 
     /**

@@ -10,6 +10,7 @@ import dev.portico.dataplane.DeclaredLength;
 import dev.portico.dataplane.Exchange;
 import dev.portico.dataplane.LocalReason;
 import dev.portico.dataplane.UpstreamTap;
+import dev.portico.dataplane.encoding.CompressionPolicy;
 import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
@@ -122,6 +123,11 @@ final class Fill implements UpstreamTap {
         long declared = DeclaredLength.of(headers);
         if (reason == null && declared > stage.maxObjectBytes()) {
             reason = "size";
+        }
+        CompressionPolicy compression = exchange.vhost().compression();
+        if (reason == null && compression != null && compression.withheldFromHttp10(exchange.request().version(),
+                CompressionPolicy.acceptEncodingOf(requestHeaders), headers)) {
+            reason = "http-1.0";
         }
         String fwd = stale == null ? "Portico; fwd=miss" : "Portico; fwd=stale; fwd-status=" + status;
         exchange.cacheOutcome(CacheOutcome.MISS);

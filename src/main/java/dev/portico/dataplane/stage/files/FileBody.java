@@ -75,6 +75,8 @@ final class FileBody {
                 body.file.close();
                 return;
             }
+            // A client that leaves while a drain is awaited would never be written to again: release now.
+            exchange.onClientGone(() -> body.finish(false));
             onOpen.run();
             body.next();
         });
@@ -144,6 +146,7 @@ final class FileBody {
     }
 
     private void finish(boolean complete) {
+        response.drainHandler(null);
         if (file != null) {
             file.close();
             file = null;

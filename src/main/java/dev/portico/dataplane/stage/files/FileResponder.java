@@ -69,7 +69,7 @@ final class FileResponder {
         if (compression != null && file.coding() == null) {
             headers.set(HttpHeaderNames.CONTENT_TYPE, found.contentType());
             if (compression.prepare(200, headers, file.size()) && !requestHeaders.contains(HttpHeaderNames.RANGE)) {
-                compressWith = compression.choose(method, request.version(), requestHeaders);
+                compressWith = compression.choose(method, request.version(), exchange.clientAcceptEncoding());
             }
             if (compressWith != null) {
                 // A 304 carries the validator the compressed 200 would; Content-Encoding waits for the body.

@@ -142,6 +142,8 @@ public final class StaticFilesStage implements Stage {
         if (exchange.response().headWritten() || exchange.headSent()) {
             return;
         }
+        // Nothing was sent: forget the head made for the vanished file (its validators, its coding, chunking).
+        exchange.response().headers().clear();
         if (retried) {
             exchange.replyLocal(LocalReason.FILE_NOT_FOUND, "No file matches the request path");
         } else {

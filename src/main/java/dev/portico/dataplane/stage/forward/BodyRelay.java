@@ -36,6 +36,9 @@ final class BodyRelay {
     private final BodyEncoder encoder;
     private final Handler<AsyncResult<Void>> writeAck = this::written;
     private boolean done;
+    private boolean endedEarly;
+    private boolean sourceDone;
+    private boolean destinationDone;
 
     private BodyRelay(ReadStream<Buffer> source, WriteStream<Buffer> destination, UpstreamTap tap,
                       BodyEncoder encoder, Outcome outcome) {
@@ -63,7 +66,24 @@ final class BodyRelay {
     private void run() {
         Handler<Void> drained = v -> source.resume();
         source.handler(chunk -> {
-            Buffer piece = encoder == null ? chunk : encoder.encode(chunk);
+            Buffer piece;
+            try {
+                piece = encoder == null ? chunk : encoder.encode(chunk);
+            } catch (RuntimeException e) {
+                sourceFailed(e);
+                return;
+            }
+            if (encoder != null && encoder.finished()) {
+                // The last piece of a body of known length: the client's response ends with it, in one write
+                // (a separate end would cost the chunked terminator its own system call).
+                endedEarly = true;
+                if (tap != null) {
+                    tap.chunk(piece);
+                }
+                outcome.sourceEnded();
+                destination.end(piece, this::destinationEnded);
+                return;
+            }
             if (piece.length() == 0) {
                 return;
             }
@@ -75,6 +95,11 @@ final class BodyRelay {
         });
         source.exceptionHandler(this::sourceFailed);
         source.endHandler(v -> {
+            sourceDone = true;
+            if (endedEarly) {
+                relayedWhenBothDone();
+                return;
+            }
             if (encoder != null) {
                 Buffer rest = encoder.finish();
                 if (rest.length() > 0) {
@@ -82,16 +107,26 @@ final class BodyRelay {
                 }
             }
             outcome.sourceEnded();
-            destination.end(ended -> {
-                if (ended.failed()) {
-                    destinationFailed(ended.cause());
-                } else if (!done) {
-                    done = true;
-                    outcome.relayed();
-                }
-            });
+            destination.end(this::destinationEnded);
         });
         source.resume();
+    }
+
+    private void destinationEnded(AsyncResult<Void> ended) {
+        if (ended.failed()) {
+            destinationFailed(ended.cause());
+        } else {
+            destinationDone = true;
+            relayedWhenBothDone();
+        }
+    }
+
+    /** The upstream connection is reusable only once its response has ended, whenever the client's did. */
+    private void relayedWhenBothDone() {
+        if (sourceDone && destinationDone && !done) {
+            done = true;
+            outcome.relayed();
+        }
     }
 
     private void forward(Buffer piece) {
@@ -111,7 +146,12 @@ final class BodyRelay {
         if (!done) {
             done = true;
             detach();
-            outcome.sourceFailed(cause);
+            if (endedEarly) {
+                // The client already has the whole body; only the upstream's own ending went wrong.
+                outcome.relayed();
+            } else {
+                outcome.sourceFailed(cause);
+            }
         }
     }
 

@@ -178,7 +178,8 @@ final class UpstreamCall {
         CompressionPolicy compression = exchange.vhost().compression();
         // Before the tap sees the head: a cache stores the response as the client gets it, compressed.
         BodyEncoder encoder = compression == null ? null
-                : compression.begin(request.method(), request.version(), request.headers(), status, outHeaders, -1);
+                : compression.begin(request.method(), request.version(), exchange.clientAcceptEncoding(), status,
+                        outHeaders, -1);
         if (!bodyless && !outHeaders.contains(HttpHeaders.CONTENT_LENGTH)
                 && request.version() != HttpVersion.HTTP_1_0) {
             response.setChunked(true);
