@@ -129,8 +129,11 @@ public final class CompressionPolicy {
     /** Starts an encoder for a body of {@code length} bytes (-1 unknown). */
     public BodyEncoder encoder(AcceptEncoding.Coding coding, long length) {
         int level = levels[coding.ordinal()];
-        return coding == AcceptEncoding.Coding.GZIP ? GzipEncoder.start(level, length)
-                : StreamEncoder.start(coding, level, length);
+        return switch (coding) {
+            case GZIP -> GzipEncoder.start(level, length);
+            case ZSTD -> ZstdEncoder.start(level, length);
+            case BR -> BrotliEncoder.start(level, length);
+        };
     }
 
     private boolean eligible(int status, MultiMap headers, long length) {

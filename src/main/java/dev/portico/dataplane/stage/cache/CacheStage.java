@@ -190,10 +190,14 @@ public final class CacheStage implements Stage {
         fills.remove(fillKey, fill);
     }
 
-    /** Whether a stale entry may answer when the origin fails (RFC 5861 stale-if-error). */
+    /**
+     * Whether a stale entry may answer when the origin fails (RFC 5861 stale-if-error): while its staleness is
+     * inside the window. A response is stale from the moment its age reaches its lifetime, so with no window
+     * ({@code must-revalidate}) not even in that first millisecond.
+     */
     boolean mayServeStaleOnError(StoredResponse entry, CacheControl requestControl, long now) {
         long age = entry.ageMillis(now);
-        return age - entry.lifetimeMillis() <= decide(entry, age, requestControl).staleIfErrorMillis();
+        return age - entry.lifetimeMillis() < decide(entry, age, requestControl).staleIfErrorMillis();
     }
 
     private Freshness.Decision decide(StoredResponse entry, long ageMillis, CacheControl requestControl) {

@@ -2,8 +2,6 @@ package dev.portico.dataplane.encoding;
 
 import com.aayushatharva.brotli4j.encoder.BrotliOutputStream;
 import com.aayushatharva.brotli4j.encoder.Encoder;
-import com.github.luben.zstd.RecyclingBufferPool;
-import com.github.luben.zstd.ZstdOutputStreamNoFinalizer;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
@@ -13,16 +11,14 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 
 /**
- * A {@link BodyEncoder} over a codec library's streaming compressor: brotli4j's Brotli, zstd-jni's Zstandard (gzip
- * is {@link GzipEncoder}). Each piece is written and flushed (a Brotli flush, a Zstandard block end), which keeps
- * the codec's history across pieces; the last piece of a body of known length ends the stream at once.
+ * Brotli (RFC 7932) through brotli4j's streaming {@code BrotliOutputStream}: each piece is written and flushed,
+ * which keeps the codec's history across pieces; the last piece of a body of known length ends the stream at once.
+ * A fresh native encoder per response: brotli4j's cannot be reset for another stream.
  */
-final class StreamEncoder implements BodyEncoder {
+final class BrotliEncoder implements BodyEncoder {
 
-    /** Brotli's window for streamed bodies: 2^19 bytes, as ngx_brotli's default; the format allows up to 2^24. */
-    static final int BROTLI_WINDOW = 19;
-    /** Zstandard's window for streamed bodies: 2^19 bytes, which bounds each stream's memory to about 1 MiB. */
-    static final int ZSTD_WINDOW = 19;
+    /** The window: 2^19 bytes, as ngx_brotli's default; the format allows up to 2^24. */
+    static final int WINDOW = 19;
 
     private final Sink sink = new Sink();
     private final OutputStream codec;
@@ -30,23 +26,16 @@ final class StreamEncoder implements BodyEncoder {
     private long consumed;
     private boolean closed;
 
-    private StreamEncoder(AcceptEncoding.Coding coding, int level, long expectedLength) throws IOException {
+    private BrotliEncoder(int level, long expectedLength) throws IOException {
         this.expectedLength = expectedLength;
-        this.codec = switch (coding) {
-            case GZIP -> throw new IllegalArgumentException("gzip is GzipEncoder's");
-            case BR -> new BrotliOutputStream(sink, new Encoder.Parameters().setQuality(level)
-                    .setWindow(BROTLI_WINDOW), 16 * 1024);
-            case ZSTD -> new ZstdOutputStreamNoFinalizer(sink, RecyclingBufferPool.INSTANCE).setLevel(level)
-                    .setWindowLog(ZSTD_WINDOW);
-        };
+        this.codec = new BrotliOutputStream(sink, new Encoder.Parameters().setQuality(level).setWindow(WINDOW),
+                16 * 1024);
     }
 
-    /**
-     * @param expectedLength the body's length when its head declared it, else -1
-     */
-    static BodyEncoder start(AcceptEncoding.Coding coding, int level, long expectedLength) {
+    /** @param expectedLength the body's length when its head declared it, else -1 */
+    static BodyEncoder start(int level, long expectedLength) {
         try {
-            return new StreamEncoder(coding, level, expectedLength);
+            return new BrotliEncoder(level, expectedLength);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
