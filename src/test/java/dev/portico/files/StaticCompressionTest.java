@@ -118,4 +118,24 @@ class StaticCompressionTest extends StaticTestSupport {
         Reply ifMatch = get("/compress/page.html", "Accept-Encoding", "gzip", "If-Match", Site.etag(8 * 1024));
         assertEquals(200, ifMatch.status(), "the file's own strong validator still matches If-Match");
     }
+
+    /** A file gone after its lookup was cached: the 404 that follows carries nothing of the compressed head. */
+    @Test
+    void aVanishedFileLeavesNoCompressionHeadBehind() throws IOException {
+        java.nio.file.Path file = site.root.resolve("compress/vanishing.txt");
+        java.nio.file.Files.writeString(file, Site.text(64 * 1024));
+        try {
+            assertEquals("gzip", get("/compress/vanishing.txt", "Accept-Encoding", "gzip").header("Content-Encoding"));
+            java.nio.file.Files.delete(file);
+            // Within the second the lookup is trusted: the open fails, the path is looked up again, and is gone.
+            Reply gone = get("/compress/vanishing.txt", "Accept-Encoding", "gzip");
+            assertEquals(404, gone.status());
+            assertNull(gone.header("Content-Encoding"));
+            assertNull(gone.header("Transfer-Encoding"));
+            assertNull(gone.header("ETag"));
+            assertEquals("file_not_found", gone.json().getString("reason"));
+        } finally {
+            java.nio.file.Files.deleteIfExists(file);
+        }
+    }
 }
