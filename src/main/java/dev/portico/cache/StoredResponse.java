@@ -117,6 +117,25 @@ public record StoredResponse(int status, String statusMessage, List<Map.Entry<St
         return null;
     }
 
+    /**
+     * What a client's {@code If-Modified-Since} is compared with (RFC 9111 section 4.3.2): {@code Last-Modified},
+     * else {@code Date}, else when the response was received.
+     */
+    public long modifiedSinceBaseMillis() {
+        if (lastModifiedMillis >= 0) {
+            return lastModifiedMillis;
+        }
+        for (Map.Entry<String, String> h : headers) {
+            if (h.getKey().equalsIgnoreCase("date")) {
+                long date = dateOf(h.getValue());
+                if (date >= 0) {
+                    return date;
+                }
+            }
+        }
+        return responseMillis;
+    }
+
     /** RFC 9111 section 4.2.3 {@code current_age} at {@code nowMillis}. */
     public long ageMillis(long nowMillis) {
         return Freshness.currentAgeMillis(correctedInitialAgeMillis, responseMillis, nowMillis);

@@ -151,6 +151,31 @@ class RevalidationTest extends CacheTestSupport {
         assertEquals(1, origin.count("/cond"));
     }
 
+    /** RFC 9111 section 4.3.2: without Last-Modified, If-Modified-Since is compared with Date, else arrival. */
+    @Test
+    void ifModifiedSinceFallsBackToDateThenToArrival() {
+        // A Date a little in the past: the response is still fresh (its age counts from that Date).
+        Instant date = Instant.now().minusSeconds(30);
+        origin.on("/dated", ScriptedOrigin.Reply.of(200, "dated", "Date", httpDate(date), "Cache-Control",
+                "max-age=600"));
+        origin.on("/undated", ScriptedOrigin.Reply.of(200, "undated", "Cache-Control", "max-age=60"));
+        cachedVhost("ims.test");
+        get("ims.test", "/dated");
+        get("ims.test", "/undated");
+
+        assertReply(get("ims.test", "/dated", "If-Modified-Since", httpDate(date.plusSeconds(10))), 304, "");
+        assertReply(get("ims.test", "/dated", "If-Modified-Since", httpDate(date.minusSeconds(60))), 200, "dated");
+        assertReply(get("ims.test", "/undated", "If-Modified-Since", httpDate(Instant.now().plusSeconds(5))), 304,
+                "");
+        assertReply(get("ims.test", "/undated", "If-Modified-Since",
+                httpDate(Instant.now().minus(Duration.ofHours(1)))), 200, "undated");
+        // If-Unmodified-Since needs a real modification date: without one it is ignored.
+        assertReply(get("ims.test", "/undated", "If-Unmodified-Since",
+                httpDate(Instant.now().minus(Duration.ofHours(1)))), 200, "undated");
+        assertEquals(1, origin.count("/dated"));
+        assertEquals(1, origin.count("/undated"));
+    }
+
     @Test
     void aRevalidatedResponseAnswersTheClientsOwnConditions() {
         origin.on("/mixed", request -> "\"v1\"".equals(request.getHeader("If-None-Match"))

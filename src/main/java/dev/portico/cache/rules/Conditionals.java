@@ -49,6 +49,18 @@ public final class Conditionals {
      */
     public static Outcome evaluate(HttpMethod method, MultiMap requestHeaders, String storedEtag,
                                    long storedLastModifiedMillis) {
+        return evaluate(method, requestHeaders, storedEtag, storedLastModifiedMillis, storedLastModifiedMillis);
+    }
+
+    /**
+     * Like {@link #evaluate(HttpMethod, MultiMap, String, long)} for a cache, which compares
+     * {@code If-Modified-Since} with the stored {@code Last-Modified}, else its {@code Date}, else the time it was
+     * received (RFC 9111 section 4.3.2); {@code If-Unmodified-Since} still needs a real modification date.
+     *
+     * @param modifiedSinceBaseMillis what {@code If-Modified-Since} is compared with, or -1
+     */
+    public static Outcome evaluate(HttpMethod method, MultiMap requestHeaders, String storedEtag,
+                                   long storedLastModifiedMillis, long modifiedSinceBaseMillis) {
         String ifMatch = joined(requestHeaders, HttpHeaderNames.IF_MATCH);
         if (ifMatch != null) {
             if (!listMatches(ifMatch, storedEtag, false)) {
@@ -66,9 +78,9 @@ public final class Conditionals {
             if (listMatches(ifNoneMatch, storedEtag, true)) {
                 return read ? Outcome.NOT_MODIFIED : Outcome.PRECONDITION_FAILED;
             }
-        } else if (read && storedLastModifiedMillis >= 0) {
+        } else if (read && modifiedSinceBaseMillis >= 0) {
             long date = HttpDate.parse(requestHeaders.get(HttpHeaderNames.IF_MODIFIED_SINCE));
-            if (date != HttpDate.INVALID && storedLastModifiedMillis <= date) {
+            if (date != HttpDate.INVALID && modifiedSinceBaseMillis <= date) {
                 return Outcome.NOT_MODIFIED;
             }
         }

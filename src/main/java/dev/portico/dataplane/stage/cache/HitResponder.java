@@ -58,8 +58,10 @@ final class HitResponder {
         long ttlSeconds = Math.floorDiv(entry.lifetimeMillis() - age, 1000);
         String status = cacheStatus + "; ttl=" + ttlSeconds;
 
+        long modifiedSinceBase = requestHeaders.contains(HttpHeaderNames.IF_MODIFIED_SINCE)
+                ? entry.modifiedSinceBaseMillis() : entry.lastModifiedMillis();
         Conditionals.Outcome condition = Conditionals.evaluate(method, requestHeaders, entry.etag(),
-                entry.lastModifiedMillis());
+                entry.lastModifiedMillis(), modifiedSinceBase);
         if (condition == Conditionals.Outcome.PRECONDITION_FAILED) {
             exchange.replyLocal(LocalReason.PRECONDITION_FAILED, "A precondition of the request failed");
             return;
