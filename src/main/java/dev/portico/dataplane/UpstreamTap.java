@@ -30,6 +30,14 @@ public interface UpstreamTap {
     default void end() {
     }
 
+    /**
+     * The client left after the head: whether the tap still needs the rest of the body (other requests are
+     * streaming it), in which case the upstream is read to its end for the tap alone.
+     */
+    default boolean wantsBodyWithoutClient() {
+        return false;
+    }
+
     /** The upstream failed or was cancelled after its head; the client connection is being reset. */
     default void broken() {
     }

@@ -208,6 +208,12 @@ final class Fill implements UpstreamTap {
         stage.fillEnded(fillKey, this);
     }
 
+    /** Waiters streaming this response need its rest, and so does the store. */
+    @Override
+    public boolean wantsBodyWithoutClient() {
+        return state == State.SHARING && !waiters.isEmpty();
+    }
+
     @Override
     public void broken() {
         if (state == State.SHARING) {

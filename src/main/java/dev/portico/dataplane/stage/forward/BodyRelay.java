@@ -3,6 +3,7 @@ package dev.portico.dataplane.stage.forward;
 import dev.portico.dataplane.UpstreamTap;
 import dev.portico.dataplane.encoding.BodyEncoder;
 import io.vertx.core.AsyncResult;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.streams.ReadStream;
@@ -27,6 +28,14 @@ final class BodyRelay {
         void sourceFailed(Throwable cause);
 
         void destinationFailed(Throwable cause);
+
+        /**
+         * Asked when the destination goes away (or a write to it fails) before the end: true to read the source to
+         * its end anyway, its pieces still shown to the tap, and end as {@link #relayed()}.
+         */
+        default boolean readOnWithoutDestination() {
+            return false;
+        }
     }
 
     private final ReadStream<Buffer> source;
@@ -39,6 +48,8 @@ final class BodyRelay {
     private boolean endedEarly;
     private boolean sourceDone;
     private boolean destinationDone;
+    /** The destination is gone and the source is read on for the tap alone. */
+    private boolean detached;
 
     private BodyRelay(ReadStream<Buffer> source, WriteStream<Buffer> destination, UpstreamTap tap,
                       BodyEncoder encoder, Outcome outcome) {
@@ -58,9 +69,25 @@ final class BodyRelay {
      * Starts relaying through {@code encoder} (may be null), showing every piece as written to {@code tap} (may be
      * null) just before it is written.
      */
-    static void start(ReadStream<Buffer> source, WriteStream<Buffer> destination, UpstreamTap tap,
-                      BodyEncoder encoder, Outcome outcome) {
-        new BodyRelay(source, destination, tap, encoder, outcome).run();
+    static BodyRelay start(ReadStream<Buffer> source, WriteStream<Buffer> destination, UpstreamTap tap,
+                           BodyEncoder encoder, Outcome outcome) {
+        BodyRelay relay = new BodyRelay(source, destination, tap, encoder, outcome);
+        relay.run();
+        return relay;
+    }
+
+    /**
+     * The destination went away before the end. Returns true when the relay reads on for the tap
+     * ({@link Outcome#readOnWithoutDestination()}); false when the caller is to stop the source.
+     */
+    boolean destinationGone() {
+        if (done || detached || !outcome.readOnWithoutDestination()) {
+            return detached;
+        }
+        detached = true;
+        destination.drainHandler(null);
+        source.resume();
+        return true;
     }
 
     private void run() {
@@ -81,13 +108,20 @@ final class BodyRelay {
                     tap.chunk(piece);
                 }
                 outcome.sourceEnded();
-                destination.end(piece, this::destinationEnded);
+                if (detached) {
+                    destinationEnded(Future.succeededFuture());
+                } else {
+                    destination.end(piece, this::destinationEnded);
+                }
                 return;
             }
             if (piece.length() == 0) {
                 return;
             }
             forward(piece);
+            if (detached) {
+                return;
+            }
             if (destination.writeQueueFull()) {
                 source.pause();
                 destination.drainHandler(drained);
@@ -107,13 +141,17 @@ final class BodyRelay {
                 }
             }
             outcome.sourceEnded();
-            destination.end(this::destinationEnded);
+            if (detached) {
+                destinationEnded(Future.succeededFuture());
+            } else {
+                destination.end(this::destinationEnded);
+            }
         });
         source.resume();
     }
 
     private void destinationEnded(AsyncResult<Void> ended) {
-        if (ended.failed()) {
+        if (ended.failed() && !detached) {
             destinationFailed(ended.cause());
         } else {
             destinationDone = true;
@@ -133,7 +171,9 @@ final class BodyRelay {
         if (tap != null) {
             tap.chunk(piece);
         }
-        destination.write(piece, writeAck);
+        if (!detached) {
+            destination.write(piece, writeAck);
+        }
     }
 
     private void written(AsyncResult<Void> ack) {
@@ -156,6 +196,9 @@ final class BodyRelay {
     }
 
     private void destinationFailed(Throwable cause) {
+        if (detached || destinationGone()) {
+            return;
+        }
         if (!done) {
             done = true;
             detach();

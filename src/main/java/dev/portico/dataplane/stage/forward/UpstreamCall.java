@@ -37,6 +37,7 @@ final class UpstreamCall {
     private UpstreamTarget target;
     private UpstreamClients.PooledClient pool;
     private HttpClientRequest upstreamRequest;
+    private BodyRelay responseRelay;
     private boolean clientGone;
     private boolean finished;
     private boolean tapDone;
@@ -193,7 +194,7 @@ final class UpstreamCall {
             return;
         }
         exchange.sendHead();
-        BodyRelay.start(upstream, response, tap, encoder, new BodyRelay.Outcome() {
+        responseRelay = BodyRelay.start(upstream, response, tap, encoder, new BodyRelay.Outcome() {
             @Override
             public void sourceEnded() {
                 // Before the client can see the end: a cache stores the response before the client's next request
@@ -228,12 +229,20 @@ final class UpstreamCall {
                 tapBroken();
                 exchange.clientFailed();
             }
+
+            @Override
+            public boolean readOnWithoutDestination() {
+                // Requests collapsed onto this one are streaming the same body: the client leaving must not cut
+                // them off, so the upstream is read to its end for the cache.
+                return tap != null && tap.wantsBodyWithoutClient();
+            }
         });
     }
 
     private void clientGone() {
         clientGone = true;
-        if (upstreamRequest != null && !finished) {
+        if (upstreamRequest != null && !finished
+                && (responseRelay == null || !responseRelay.destinationGone())) {
             upstreamRequest.reset();
         }
     }
