@@ -2,7 +2,7 @@ package dev.portico.dataplane;
 
 import dev.portico.config.CompiledVhost;
 import dev.portico.config.RoutingSnapshot;
-import dev.portico.dataplane.encoding.CompressionPolicy;
+import dev.portico.dataplane.encoding.AcceptEncoding;
 import dev.portico.dataplane.stage.Stage;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -211,7 +211,7 @@ public final class Exchange {
         this.vhost = vhost;
         if (vhost.compression() != null) {
             // Taken before any stage edits the request: header rules may rewrite what goes upstream.
-            clientAcceptEncoding = CompressionPolicy.acceptEncodingOf(request.headers());
+            clientAcceptEncoding = AcceptEncoding.of(request.headers());
         }
         vhost.stats().slot(loop.index()).started();
         this.stages = vhost.stages();

@@ -1,5 +1,8 @@
 package dev.portico.dataplane.encoding;
 
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.vertx.core.MultiMap;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -100,6 +103,15 @@ public final class AcceptEncoding {
             }
         }
         return best != null && identity > bestQ ? null : best;
+    }
+
+    /** A request's {@code Accept-Encoding} lines joined into one value, or null without any. */
+    public static String of(MultiMap requestHeaders) {
+        List<String> lines = requestHeaders.getAll(HttpHeaderNames.ACCEPT_ENCODING);
+        if (lines.isEmpty()) {
+            return null;
+        }
+        return lines.size() == 1 ? lines.get(0) : String.join(",", lines);
     }
 
     /**

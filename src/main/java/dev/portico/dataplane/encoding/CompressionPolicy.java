@@ -58,17 +58,16 @@ public final class CompressionPolicy {
      * Decides for a response whose status and headers are set and whose body is about to be sent: edits the head
      * and returns the encoder to stream the body through, or null to send it as it is.
      *
-     * @param acceptEncoding the client's {@code Accept-Encoding} as {@link #acceptEncodingOf} joins it (before any
+     * @param acceptEncoding the client's {@code Accept-Encoding} as {@link AcceptEncoding#of} joins it (before any
      *     header rule edited the request), or null
      * @param length the body's length, or -1 when unknown; read from {@code Content-Length} when -1 and present
      */
     public BodyEncoder begin(HttpMethod method, HttpVersion version, String acceptEncoding, int status,
                              MultiMap responseHeaders, long length) {
         long declared = length >= 0 ? length : DeclaredLength.of(responseHeaders);
-        if (!eligible(status, responseHeaders, declared)) {
+        if (!prepare(status, responseHeaders, declared)) {
             return null;
         }
-        addVary(responseHeaders);
         AcceptEncoding.Coding coding = choose(method, version, acceptEncoding);
         if (coding == null) {
             return null;
@@ -101,18 +100,10 @@ public final class CompressionPolicy {
      * Whether an eligible response went out uncompressed only because the request was HTTP/1.0: a cache must not
      * store it, or HTTP/1.1 clients with the same {@code Accept-Encoding} would be answered uncompressed.
      */
-    public boolean withheldFromHttp10(HttpVersion version, String acceptEncoding, MultiMap responseHeaders) {
+    public boolean withheldFromHttp10(HttpVersion version, MultiMap requestHeaders, MultiMap responseHeaders) {
         return version == HttpVersion.HTTP_1_0 && !responseHeaders.contains(HttpHeaderNames.CONTENT_ENCODING)
-                && varies(responseHeaders) && choose(HttpMethod.GET, HttpVersion.HTTP_1_1, acceptEncoding) != null;
-    }
-
-    /** A request's {@code Accept-Encoding} lines joined into one value, or null without any. */
-    public static String acceptEncodingOf(MultiMap requestHeaders) {
-        List<String> accept = requestHeaders.getAll(ACCEPT_ENCODING);
-        if (accept.isEmpty()) {
-            return null;
-        }
-        return accept.size() == 1 ? accept.get(0) : String.join(",", accept);
+                && varies(responseHeaders)
+                && choose(HttpMethod.GET, HttpVersion.HTTP_1_1, AcceptEncoding.of(requestHeaders)) != null;
     }
 
     /** Rewrites the head of a response about to be sent with {@code coding}. */
@@ -121,9 +112,14 @@ public final class CompressionPolicy {
         responseHeaders.remove(HttpHeaderNames.CONTENT_LENGTH);
         responseHeaders.remove(HttpHeaderNames.ACCEPT_RANGES);
         String etag = responseHeaders.get(HttpHeaderNames.ETAG);
-        if (etag != null && etag.startsWith("\"")) {
-            responseHeaders.set(HttpHeaderNames.ETAG, "W/" + etag);
+        if (etag != null) {
+            responseHeaders.set(HttpHeaderNames.ETAG, weakened(etag));
         }
+    }
+
+    /** The entity tag of a compressed body: a strong tag made weak, a weak one as it is. */
+    public static String weakened(String etag) {
+        return etag.startsWith("\"") ? "W/" + etag : etag;
     }
 
     /** Starts an encoder for a body of {@code length} bytes (-1 unknown). */

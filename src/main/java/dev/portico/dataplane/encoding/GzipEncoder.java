@@ -5,7 +5,6 @@ import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.zip.CRC32;
 import java.util.zip.Deflater;
 
@@ -13,17 +12,15 @@ import java.util.zip.Deflater;
  * gzip (RFC 1952) over the JDK's zlib {@link Deflater}: the 10-byte header, raw deflate with a sync flush after
  * every piece, then the CRC-32 and length trailer, as {@code GZIPOutputStream} writes them. Unlike it, the deflater
  * is reused: zlib's state (about 256 KiB, cleared on every init) costs more to set up than a small body takes to
- * compress, so each thread keeps finished deflaters per level and resets them for the next response.
+ * compress, so each thread keeps finished deflaters ({@link IdleStates}), reset, for its next responses; the
+ * level is set per response.
  */
 final class GzipEncoder implements BodyEncoder {
 
     private static final byte[] HEADER = {0x1f, (byte) 0x8b, Deflater.DEFLATED, 0, 0, 0, 0, 0, 0, (byte) 0xff};
-    /** Idle deflaters kept per thread and level: enough for the responses one event loop compresses at once. */
-    private static final int POOLED = 16;
-    @SuppressWarnings("unchecked")
-    private static final ThreadLocal<ArrayDeque<Deflater>[]> IDLE = ThreadLocal.withInitial(() -> new ArrayDeque[10]);
+    private static final IdleStates<Deflater> IDLE = new IdleStates<>(
+            () -> new Deflater(Deflater.DEFAULT_COMPRESSION, true), Deflater::reset, Deflater::end);
 
-    private final int level;
     private final long expectedLength;
     private final CRC32 crc = new CRC32();
     private Deflater deflater;
@@ -31,11 +28,9 @@ final class GzipEncoder implements BodyEncoder {
     private boolean started;
 
     private GzipEncoder(int level, long expectedLength) {
-        this.level = level;
         this.expectedLength = expectedLength;
-        ArrayDeque<Deflater> idle = IDLE.get()[level];
-        Deflater reused = idle == null ? null : idle.poll();
-        this.deflater = reused != null ? reused : new Deflater(level, true);
+        this.deflater = IDLE.take();
+        deflater.setLevel(level);
     }
 
     /** @param expectedLength the body's length when its head declared it, else -1 */
@@ -123,15 +118,6 @@ final class GzipEncoder implements BodyEncoder {
     private void recycle() {
         Deflater used = deflater;
         deflater = null;
-        ArrayDeque<Deflater>[] idle = IDLE.get();
-        if (idle[level] == null) {
-            idle[level] = new ArrayDeque<>(POOLED);
-        }
-        if (idle[level].size() < POOLED) {
-            used.reset();
-            idle[level].push(used);
-        } else {
-            used.end();
-        }
+        IDLE.give(used);
     }
 }

@@ -7,20 +7,19 @@ import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 
 /**
  * Zstandard (RFC 8878) through zstd-jni's streaming compression context: a block end after every piece, the frame
- * end with the last one. The context is reused: each thread keeps finished contexts and resets them for the next
- * response, and a body of known length is announced to the context first, which then sizes its tables to the body
- * (for a 1 KiB response, a fraction of what an open-ended stream needs).
+ * end with the last one. The context is reused: each thread keeps finished contexts ({@link IdleStates}), reset,
+ * for its next responses, and a body of known length is announced to the context first, which then sizes its
+ * tables to the body (for a 1 KiB response, a fraction of what an open-ended stream needs).
  */
 final class ZstdEncoder implements BodyEncoder {
 
     /** The window: 2^19 bytes, which bounds an open-ended stream's memory to about 1 MiB. */
     static final int WINDOW = 19;
-    private static final int POOLED = 16;
-    private static final ThreadLocal<ArrayDeque<ZstdCompressCtx>> IDLE = ThreadLocal.withInitial(ArrayDeque::new);
+    private static final IdleStates<ZstdCompressCtx> IDLE = new IdleStates<>(ZstdCompressCtx::new,
+            ZstdCompressCtx::reset, ZstdCompressCtx::close);
 
     private final long expectedLength;
     private ZstdCompressCtx context;
@@ -28,8 +27,7 @@ final class ZstdEncoder implements BodyEncoder {
 
     private ZstdEncoder(int level, long expectedLength) {
         this.expectedLength = expectedLength;
-        ZstdCompressCtx reused = IDLE.get().poll();
-        context = reused != null ? reused : new ZstdCompressCtx();
+        context = IDLE.take();
         context.setLevel(level);
         context.setWindowLog(WINDOW);
         if (expectedLength >= 0) {
@@ -96,12 +94,6 @@ final class ZstdEncoder implements BodyEncoder {
     private void recycle() {
         ZstdCompressCtx used = context;
         context = null;
-        ArrayDeque<ZstdCompressCtx> idle = IDLE.get();
-        if (idle.size() < POOLED) {
-            used.reset();
-            idle.push(used);
-        } else {
-            used.close();
-        }
+        IDLE.give(used);
     }
 }

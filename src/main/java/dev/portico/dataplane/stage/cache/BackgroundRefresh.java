@@ -6,6 +6,7 @@ import dev.portico.cache.rules.CacheControl;
 import dev.portico.cache.rules.Storability;
 import dev.portico.cache.rules.VaryKey;
 import dev.portico.dataplane.Exchange;
+import dev.portico.dataplane.encoding.AcceptEncoding;
 import dev.portico.dataplane.encoding.BodyEncoder;
 import dev.portico.dataplane.encoding.CompressionPolicy;
 import dev.portico.dataplane.stage.Stage;
@@ -84,7 +85,7 @@ final class BackgroundRefresh {
                                              Buffer body) {
         CompressionPolicy compression = exchange.vhost().compression();
         BodyEncoder encoder = compression == null ? null : compression.begin(HttpMethod.GET, HttpVersion.HTTP_1_1,
-                CompressionPolicy.acceptEncodingOf(client), status, fields, body.length());
+                AcceptEncoding.of(client), status, fields, body.length());
         if (encoder == null) {
             return Future.succeededFuture(body);
         }

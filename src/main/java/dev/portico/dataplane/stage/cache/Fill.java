@@ -126,7 +126,7 @@ final class Fill implements UpstreamTap {
         }
         CompressionPolicy compression = exchange.vhost().compression();
         if (reason == null && compression != null && compression.withheldFromHttp10(exchange.request().version(),
-                CompressionPolicy.acceptEncodingOf(requestHeaders), headers)) {
+                requestHeaders, headers)) {
             reason = "http-1.0";
         }
         String fwd = stale == null ? "Portico; fwd=miss" : "Portico; fwd=stale; fwd-status=" + status;

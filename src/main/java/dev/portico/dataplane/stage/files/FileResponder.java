@@ -50,7 +50,7 @@ final class FileResponder {
         Lookup.Representation file = found.identity();
         boolean varies = found.hasSiblings();
         if (varies) {
-            AcceptEncoding.Coding coding = AcceptEncoding.select(joined(requestHeaders), found.available());
+            AcceptEncoding.Coding coding = AcceptEncoding.select(AcceptEncoding.of(requestHeaders), found.available());
             if (coding != null) {
                 file = found.siblings()[coding.ordinal()];
             }
@@ -73,7 +73,7 @@ final class FileResponder {
             }
             if (compressWith != null) {
                 // A 304 carries the validator the compressed 200 would; Content-Encoding waits for the body.
-                headers.set(HttpHeaderNames.ETAG, "W/" + file.etag());
+                headers.set(HttpHeaderNames.ETAG, CompressionPolicy.weakened(file.etag()));
             }
         }
         switch (Conditionals.evaluate(method, requestHeaders, file.etag(), file.lastModifiedMillis())) {
@@ -94,7 +94,6 @@ final class FileResponder {
         }
         if (compressWith != null) {
             compression.compressed(headers, compressWith);
-            headers.set(HttpHeaderNames.CONTENT_TYPE, found.contentType());
             sendCompressed(exchange, file, compressWith, vanished);
             return;
         }
@@ -218,10 +217,5 @@ final class FileResponder {
     private static boolean mustClose(Exchange exchange) {
         HttpServerRequest request = exchange.request();
         return !request.isEnded() && RequestTarget.hasBody(request);
-    }
-
-    private static String joined(MultiMap headers) {
-        List<String> all = headers.getAll(HttpHeaderNames.ACCEPT_ENCODING);
-        return all.isEmpty() ? null : all.size() == 1 ? all.get(0) : String.join(",", all);
     }
 }
