@@ -13,8 +13,6 @@ import org.junit.jupiter.api.BeforeEach;
 
 import java.time.Instant;
 import java.util.Date;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -48,11 +46,7 @@ abstract class CacheTestSupport {
 
     /** A cache block with {@code enabled: true} and the given settings, e.g. {@code cache("defaultTtl", "1h")}. */
     static JsonObject cache(Object... settings) {
-        JsonObject cache = new JsonObject().put("enabled", true);
-        for (int i = 0; i + 1 < settings.length; i += 2) {
-            cache.put((String) settings[i], settings[i + 1]);
-        }
-        return cache;
+        return Api.enabled(settings);
     }
 
     /** Creates a vhost named after {@code host} in front of the origin, with the given cache block. */
@@ -70,15 +64,7 @@ abstract class CacheTestSupport {
     }
 
     ProxyClient.Reply send(HttpMethod method, String host, String uri, String... headerPairs) {
-        return client.send(method, host, uri, headers(headerPairs), null);
-    }
-
-    static Map<String, String> headers(String... pairs) {
-        Map<String, String> headers = new LinkedHashMap<>();
-        for (int i = 0; i + 1 < pairs.length; i += 2) {
-            headers.put(pairs[i], pairs[i + 1]);
-        }
-        return headers;
+        return client.send(method, host, uri, headerPairs);
     }
 
     /** An IMF-fixdate, as origins send in {@code Date}, {@code Expires} and {@code Last-Modified}. */

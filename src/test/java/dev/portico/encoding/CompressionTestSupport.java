@@ -9,8 +9,6 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /** Shared set-up of the compression tests: a text origin on loopback, a real client, a clean configuration. */
 abstract class CompressionTestSupport {
@@ -36,11 +34,7 @@ abstract class CompressionTestSupport {
 
     /** A compression block with {@code enabled: true} and the given settings. */
     static JsonObject compression(Object... settings) {
-        JsonObject block = new JsonObject().put("enabled", true);
-        for (int i = 0; i + 1 < settings.length; i += 2) {
-            block.put((String) settings[i], settings[i + 1]);
-        }
-        return block;
+        return Api.enabled(settings);
     }
 
     /** A vhost named after {@code host} in front of the origin. */
@@ -53,11 +47,7 @@ abstract class CompressionTestSupport {
     }
 
     ProxyClient.Reply send(HttpMethod method, String host, String uri, String... headerPairs) {
-        Map<String, String> headers = new LinkedHashMap<>();
-        for (int i = 0; i + 1 < headerPairs.length; i += 2) {
-            headers.put(headerPairs[i], headerPairs[i + 1]);
-        }
-        return client.send(method, host, uri, headers, null);
+        return client.send(method, host, uri, headerPairs);
     }
 
     /** The body decoded per its Content-Encoding. */

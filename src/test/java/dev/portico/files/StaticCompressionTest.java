@@ -14,7 +14,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import java.util.zip.GZIPInputStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -41,11 +40,7 @@ class StaticCompressionTest extends StaticTestSupport {
     }
 
     private Reply send(HttpMethod method, String uri, String... headerPairs) {
-        Map<String, String> headers = new java.util.LinkedHashMap<>();
-        for (int i = 0; i + 1 < headerPairs.length; i += 2) {
-            headers.put(headerPairs[i], headerPairs[i + 1]);
-        }
-        return client().send(method, HOST, uri, headers, null);
+        return client().send(method, HOST, uri, headerPairs);
     }
 
     private static String gunzip(Reply reply) throws IOException {

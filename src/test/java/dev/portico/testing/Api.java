@@ -19,6 +19,15 @@ public final class Api {
     }
 
     /** A minimal valid vhost body. */
+    /** A settings block ({@code cache}, {@code compression}) with {@code enabled: true} and the given pairs. */
+    public static JsonObject enabled(Object... settings) {
+        JsonObject block = new JsonObject().put("enabled", true);
+        for (int i = 0; i + 1 < settings.length; i += 2) {
+            block.put((String) settings[i], settings[i + 1]);
+        }
+        return block;
+    }
+
     public static JsonObject vhost(String name, String hostname, String... upstreamUrls) {
         JsonArray upstreams = new JsonArray();
         for (String url : upstreamUrls) {

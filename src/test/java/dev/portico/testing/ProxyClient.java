@@ -9,6 +9,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonObject;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** A real HTTP/1.1 client for the data plane that can send any Host and header, from a chosen local address. */
@@ -58,6 +59,15 @@ public final class ProxyClient implements AutoCloseable {
 
     public Reply get(String host, String uri) {
         return send(HttpMethod.GET, host, uri, Map.of(), null);
+    }
+
+    /** Without a body, with header name, value pairs. */
+    public Reply send(HttpMethod method, String host, String uri, String... headerPairs) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < headerPairs.length; i += 2) {
+            headers.put(headerPairs[i], headerPairs[i + 1]);
+        }
+        return send(method, host, uri, headers, null);
     }
 
     public Reply send(HttpMethod method, String host, String uri, Map<String, String> headers, Buffer body) {

@@ -1,5 +1,6 @@
 package dev.portico.cache.rules;
 
+import dev.portico.testing.Headers;
 import dev.portico.cache.rules.Conditionals.Outcome;
 import io.netty.handler.codec.DateFormatter;
 import io.vertx.core.MultiMap;
@@ -24,11 +25,7 @@ class ConditionalsTest {
     }
 
     private static MultiMap headers(String... namesAndValues) {
-        MultiMap headers = MultiMap.caseInsensitiveMultiMap();
-        for (int i = 0; i < namesAndValues.length; i += 2) {
-            headers.add(namesAndValues[i], namesAndValues[i + 1]);
-        }
-        return headers;
+        return Headers.of(namesAndValues);
     }
 
     private static Outcome get(String... requestHeaders) {

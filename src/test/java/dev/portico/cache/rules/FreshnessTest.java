@@ -1,5 +1,6 @@
 package dev.portico.cache.rules;
 
+import dev.portico.testing.Headers;
 import dev.portico.cache.rules.Freshness.Decision;
 import dev.portico.cache.rules.Freshness.Use;
 import io.netty.handler.codec.DateFormatter;
@@ -22,11 +23,7 @@ class FreshnessTest {
     }
 
     private static MultiMap headers(String... namesAndValues) {
-        MultiMap headers = MultiMap.caseInsensitiveMultiMap();
-        for (int i = 0; i < namesAndValues.length; i += 2) {
-            headers.add(namesAndValues[i], namesAndValues[i + 1]);
-        }
-        return headers;
+        return Headers.of(namesAndValues);
     }
 
     private static CacheControl cc(String value) {

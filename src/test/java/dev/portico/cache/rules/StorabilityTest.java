@@ -1,5 +1,6 @@
 package dev.portico.cache.rules;
 
+import dev.portico.testing.Headers;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpMethod;
 import org.junit.jupiter.api.Test;
@@ -12,11 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class StorabilityTest {
 
     private static MultiMap headers(String... namesAndValues) {
-        MultiMap headers = MultiMap.caseInsensitiveMultiMap();
-        for (int i = 0; i < namesAndValues.length; i += 2) {
-            headers.add(namesAndValues[i], namesAndValues[i + 1]);
-        }
-        return headers;
+        return Headers.of(namesAndValues);
     }
 
     /** The reason for a GET, or null when storable. */

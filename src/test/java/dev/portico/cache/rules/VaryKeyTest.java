@@ -1,5 +1,6 @@
 package dev.portico.cache.rules;
 
+import dev.portico.testing.Headers;
 import io.vertx.core.MultiMap;
 import org.junit.jupiter.api.Test;
 
@@ -15,11 +16,7 @@ class VaryKeyTest {
     private static final List<String> LANGUAGE = List.of("accept-language");
 
     private static MultiMap headers(String... namesAndValues) {
-        MultiMap headers = MultiMap.caseInsensitiveMultiMap();
-        for (int i = 0; i < namesAndValues.length; i += 2) {
-            headers.add(namesAndValues[i], namesAndValues[i + 1]);
-        }
-        return headers;
+        return Headers.of(namesAndValues);
     }
 
     private static String key(List<String> fields, String... requestHeaders) {
