@@ -43,7 +43,7 @@ class LayeringTest {
     @Test
     void snapshotsAreBuiltWithoutKnowingTheDatabase() {
         noClasses().that().resideInAPackage("dev.portico.config..")
-                .and().doNotHaveSimpleName("ConfigChangeListener")
+                .and().doNotHaveSimpleName("ReplicaListener")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.portico.management..", "jakarta.persistence..",
                         "org.hibernate..")
                 .check(CLASSES);

@@ -46,7 +46,8 @@ public class CacheResource {
     @DELETE
     @Operation(summary = "Purge a vhost's cache: everything, one path, or a path prefix",
             description = "Removes stored responses (all their variants, for every host name of the vhost) from "
-                    + "this instance's memory. Without parameters the whole cache is purged.")
+                    + "this instance's memory, and tells the other replicas sharing the database to do the same. "
+                    + "Without parameters the whole cache is purged.")
     @APIResponse(responseCode = "200", description = "How many URIs were removed",
             content = @Content(schema = @Schema(implementation = PurgeResult.class)))
     @APIResponse(responseCode = "400", description = "A bad parameter, named in errors[]",

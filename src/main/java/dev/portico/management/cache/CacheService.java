@@ -4,7 +4,6 @@ import dev.portico.cache.CacheRegistry;
 import dev.portico.cache.ResponseStore;
 import dev.portico.config.CompiledVhost;
 import dev.portico.config.SnapshotHolder;
-import dev.portico.dataplane.stage.cache.CacheKey;
 import dev.portico.management.error.ApiProblem;
 import dev.portico.stats.LiveStats;
 import dev.portico.stats.StatsAggregator;
@@ -12,11 +11,10 @@ import jakarta.inject.Singleton;
 
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.Predicate;
 
 /**
- * Reads and purges vhost caches. Works from the routing snapshot and the in-memory stores only, so purging still
- * works while PostgreSQL is down.
+ * Reads and purges vhost caches. Works from the routing snapshot and the in-memory stores, so purging still works
+ * while PostgreSQL is down; a purge is also sent to the other replicas when the database is reachable.
  */
 @Singleton
 public class CacheService {
@@ -24,11 +22,16 @@ public class CacheService {
     private final SnapshotHolder snapshots;
     private final CacheRegistry caches;
     private final StatsAggregator stats;
+    private final LocalPurge local;
+    private final PurgeBroadcast broadcast;
 
-    public CacheService(SnapshotHolder snapshots, CacheRegistry caches, StatsAggregator stats) {
+    public CacheService(SnapshotHolder snapshots, CacheRegistry caches, StatsAggregator stats, LocalPurge local,
+                        PurgeBroadcast broadcast) {
         this.snapshots = snapshots;
         this.caches = caches;
         this.stats = stats;
+        this.local = local;
+        this.broadcast = broadcast;
     }
 
     public CacheView view(UUID id) {
@@ -71,30 +74,16 @@ public class CacheService {
         if (prefix != null && !prefix.startsWith("/")) {
             throw ApiProblem.invalid("prefix", "must start with /");
         }
-        ResponseStore store = caches.store(id);
-        if (store == null) {
-            return new PurgeResult(0);
-        }
-        return new PurgeResult(store.purge(matcher(path, prefix)));
+        checkLength("path", path);
+        checkLength("prefix", prefix);
+        int purged = local.purge(id, path, prefix);
+        return new PurgeResult(purged, broadcast.send(id, path, prefix));
     }
 
-    /** Keys are the authority followed by the path and query; purges match on the path part, for every host. */
-    static Predicate<String> matcher(String path, String prefix) {
-        if (path != null) {
-            boolean withQuery = path.indexOf('?') >= 0;
-            return key -> {
-                String target = key.substring(CacheKey.targetStart(key));
-                if (withQuery) {
-                    return target.equals(path);
-                }
-                int q = target.indexOf('?');
-                return (q < 0 ? target : target.substring(0, q)).equals(path);
-            };
+    private static void checkLength(String field, String value) {
+        if (value != null && value.length() > PurgeBroadcast.MAX_TARGET_LENGTH) {
+            throw ApiProblem.invalid(field, "at most " + PurgeBroadcast.MAX_TARGET_LENGTH + " characters");
         }
-        if (prefix != null) {
-            return key -> key.startsWith(prefix, CacheKey.targetStart(key));
-        }
-        return key -> true;
     }
 
     private CompiledVhost vhost(UUID id) {

@@ -1,6 +1,6 @@
 package dev.portico.management.vhost;
 
-import dev.portico.config.ConfigChangeListener;
+import dev.portico.config.ConfigChannel;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -43,7 +43,7 @@ public class VhostRepository implements PanacheRepositoryBase<VhostEntity, UUID>
                 "update config_state set version = version + 1, changed_at = now() where id = 1 returning version")
                 .getSingleResult()).longValue();
         em.createNativeQuery("select pg_notify(:channel, :payload)")
-                .setParameter("channel", ConfigChangeListener.CHANNEL)
+                .setParameter("channel", ConfigChannel.NAME)
                 .setParameter("payload", Long.toString(version))
                 .getSingleResult();
         return version;

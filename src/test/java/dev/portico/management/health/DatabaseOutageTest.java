@@ -121,6 +121,25 @@ class DatabaseOutageTest {
     }
 
     @Test
+    void aPurgeStillEmptiesThisInstancesCacheAndSaysTheReplicasWereNotTold() {
+        String id = Api.create(Api.vhost("outage-cache", "outage-cache.test", origin.url())
+                .put("cache", Api.enabled("defaultTtl", "1m")));
+        assertEquals(200, client.get("outage-cache.test", "/echo?cached").status());
+        String hit = client.get("outage-cache.test", "/echo?cached").header("Cache-Status");
+        assertTrue(hit.startsWith("Portico; hit"), hit);
+        link.cut();
+
+        long started = System.nanoTime();
+        Api.given().delete(VHOSTS + "/" + id + "/cache").then().statusCode(200)
+                .body("purged", equalTo(1))
+                .body("replicasNotified", is(false));
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        assertTrue(took.compareTo(QUICK_ANSWER) < 0, "the purge took " + took);
+        String miss = client.get("outage-cache.test", "/echo?cached").header("Cache-Status");
+        assertTrue(miss.contains("fwd=miss"), miss);
+    }
+
+    @Test
     void theApiRecoversByItselfAndNewVhostsAreProxied() {
         link.cut();
         within(QUICK_ANSWER, () -> Api.given().get("/api/v1/status").then().body("databaseReachable", is(false)));

@@ -1,5 +1,6 @@
 package dev.portico.config;
 
+import io.quarkus.arc.All;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.event.Observes;
@@ -13,22 +14,24 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 
 /**
- * LISTENs for configuration changes other replicas commit (PostgreSQL NOTIFY on {@code portico_config}) and
- * reloads. Holds one dedicated connection outside the pool on its own thread; reconnects with back-off when the
- * database goes away, and reloads after reconnecting since notifications sent meanwhile are lost.
+ * LISTENs on every {@link ReplicaChannel} (PostgreSQL NOTIFY from the replicas sharing the database) and hands each
+ * notification to its channel. Holds one dedicated connection outside the pool on its own thread; reconnects with
+ * back-off when the database goes away, and lets the channels catch up after reconnecting since notifications sent
+ * meanwhile are lost.
  */
 @Singleton
-public class ConfigChangeListener {
+public class ReplicaListener {
 
-    /** The NOTIFY channel; the payload is the new configuration version. */
-    public static final String CHANNEL = "portico_config";
-    private static final Logger LOG = Logger.getLogger(ConfigChangeListener.class);
+    private static final Logger LOG = Logger.getLogger(ReplicaListener.class);
 
-    private final SnapshotReloader reloader;
+    private final Map<String, ReplicaChannel> channels = new LinkedHashMap<>();
     private final PorticoConfig config;
     private final Optional<String> url;
     private final Optional<String> username;
@@ -37,11 +40,13 @@ public class ConfigChangeListener {
     private volatile Connection connection;
     private Thread thread;
 
-    public ConfigChangeListener(SnapshotReloader reloader, PorticoConfig config,
+    public ReplicaListener(@All List<ReplicaChannel> channels, PorticoConfig config,
                                 @ConfigProperty(name = "quarkus.datasource.jdbc.url") Optional<String> url,
                                 @ConfigProperty(name = "quarkus.datasource.username") Optional<String> username,
                                 @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password) {
-        this.reloader = reloader;
+        for (ReplicaChannel channel : channels) {
+            this.channels.put(channel.name(), channel);
+        }
         this.config = config;
         this.url = url;
         this.username = username;
@@ -53,7 +58,7 @@ public class ConfigChangeListener {
             return;
         }
         running = true;
-        thread = new Thread(this::run, "portico-config-listener");
+        thread = new Thread(this::run, "portico-replica-listener");
         thread.setDaemon(true);
         thread.start();
     }
@@ -73,22 +78,22 @@ public class ConfigChangeListener {
             try (Connection conn = connect()) {
                 connection = conn;
                 try (Statement statement = conn.createStatement()) {
-                    statement.execute("LISTEN " + CHANNEL);
+                    for (String name : channels.keySet()) {
+                        statement.execute("LISTEN " + name);
+                    }
                 }
                 if (reconnecting) {
-                    LOG.info("Listening for configuration changes again");
-                    reloader.reload();
+                    LOG.info("Listening to the other replicas again");
+                    channels.values().forEach(ReplicaChannel::onReconnected);
                 }
                 backoffMillis = 500;
                 PGConnection pg = conn.unwrap(PGConnection.class);
                 while (running) {
                     PGNotification[] notifications = pg.getNotifications(1000);
-                    if (notifications != null && notifications.length > 0) {
-                        long newest = 0;
-                        for (PGNotification n : notifications) {
-                            newest = Math.max(newest, parse(n.getParameter()));
+                    if (notifications != null) {
+                        for (PGNotification notification : notifications) {
+                            deliver(notification);
                         }
-                        reloader.reloadAtLeast(newest);
                     }
                 }
             } catch (SQLException | RuntimeException e) {
@@ -96,7 +101,7 @@ public class ConfigChangeListener {
                     return;
                 }
                 if (!reconnecting) {
-                    LOG.warnf("Configuration change listener lost its connection (%s); retrying", e.getMessage());
+                    LOG.warnf("Replica listener lost its database connection (%s); retrying", e.getMessage());
                 }
                 reconnecting = true;
                 try {
@@ -106,6 +111,19 @@ public class ConfigChangeListener {
                 }
                 backoffMillis = Math.min(backoffMillis * 2, 10_000);
             }
+        }
+    }
+
+    private void deliver(PGNotification notification) {
+        ReplicaChannel channel = channels.get(notification.getName());
+        if (channel == null) {
+            return;
+        }
+        try {
+            channel.onNotification(notification.getParameter());
+        } catch (RuntimeException e) {
+            // One bad notification must not cost the connection, and with it every later notification.
+            LOG.warnf(e, "Could not act on a notification on %s", notification.getName());
         }
     }
 
@@ -127,14 +145,6 @@ public class ConfigChangeListener {
             } catch (SQLException ignored) {
                 // closing on shutdown; nothing to do
             }
-        }
-    }
-
-    private static long parse(String payload) {
-        try {
-            return Long.parseLong(payload);
-        } catch (NumberFormatException e) {
-            return Long.MAX_VALUE;
         }
     }
 }
