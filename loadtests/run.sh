@@ -17,6 +17,8 @@
 #   QUARKUS_DATASOURCE_JDBC_URL (+ _USERNAME, _PASSWORD)   use this PostgreSQL instead of an embedded one
 #   PORTICO_PORT, PORTICO_API_PORT, PORTICO_MGMT_PORT      Portico's ports (default 8080, 8081, 9000)
 #   KEEP_WORK=1                  keep the temporary directory (logs, access log) even after a successful run
+#   HOLD=1                       measure nothing: start everything, check it, print the PIDs and wait (to profile
+#                                or strace a target by hand); Ctrl-C stops it all
 set -euo pipefail
 export LC_ALL=C       # "." as the decimal separator in printf and awk
 
@@ -456,6 +458,12 @@ main() {
     create_vhost bench-static "$STATIC_HOST" "\"static\":{\"root\":\"$WORK/www\"}"
     create_vhost bench-compress "$COMPRESS_HOST" "$upstreams,\"compression\":{\"enabled\":true}"
     check_targets
+    if [[ ${HOLD:-0} == 1 ]]; then
+        log "HOLD: Portico pid $PORTICO_PID on :$PORTICO_PORT, nginx proxy pid $NGINX_PID on :$NGINX_PORT," \
+            "origin pid $ORIGIN_PID on :$ORIGIN_PORT; work directory $WORK. Ctrl-C (or SIGTERM) stops everything."
+        while kill -0 "$PORTICO_PID" 2>/dev/null; do sleep 1; done
+        die "Portico stopped"
+    fi
 
     local scenario name path size host coding target run
     for scenario in "${MEASURED[@]}"; do

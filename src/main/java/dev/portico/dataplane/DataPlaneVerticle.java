@@ -60,6 +60,10 @@ final class DataPlaneVerticle extends AbstractVerticle {
                 .setHttp2ClearTextEnabled(false)
                 .setCompressionSupported(false)
                 .setDecompressionSupported(false)
+                // Portico does not terminate WebSockets, so no handshake extensions to negotiate: without these
+                // Vert.x adds a pipeline handler that inspects every request and response for an upgrade.
+                .setPerMessageWebSocketCompressionSupported(false)
+                .setPerFrameWebSocketCompressionSupported(false)
                 .setTcpNoDelay(true)
                 .setReuseAddress(true);
         server = vertx.createHttpServer(options)

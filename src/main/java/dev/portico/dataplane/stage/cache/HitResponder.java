@@ -6,6 +6,7 @@ import dev.portico.cache.rules.Conditionals;
 import dev.portico.dataplane.CacheOutcome;
 import dev.portico.dataplane.Exchange;
 import dev.portico.dataplane.LocalReason;
+import dev.portico.dataplane.SlicedBody;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -117,7 +118,7 @@ final class HitResponder {
         if (method == HttpMethod.HEAD || bodyless) {
             response.end();
         } else {
-            response.end(body);
+            SlicedBody.end(response, body);
         }
     }
 
