@@ -49,24 +49,36 @@ class ReplicaPurgeTest extends CacheTestSupport {
             try (Statement listen = otherReplica.createStatement()) {
                 listen.execute("LISTEN " + CHANNEL);
             }
-            JsonObject result = new JsonObject(Api.given().queryParam("prefix", "/img/")
-                    .delete(VHOSTS + "/" + id + "/cache").then().statusCode(200).extract().asString());
-            assertEquals(new JsonObject().put("purged", 1).put("replicasNotified", true), result);
-
-            List<JsonObject> received = receive(otherReplica, 1);
-            JsonObject purge = received.get(0);
-            assertEquals(id, purge.getString("vhost"));
-            assertEquals("/img/", purge.getString("prefix"));
-            assertEquals(null, purge.getString("path"));
-            assertTrue(purge.getString("from").length() > 10, purge::encode);
-
-            Api.given().queryParam("path", "/doc?x=1").delete(VHOSTS + "/" + id + "/cache").then().statusCode(200);
-            Api.given().delete(VHOSTS + "/" + id + "/cache").then().statusCode(200);
-            List<JsonObject> next = receive(otherReplica, 2);
-            assertEquals("/doc?x=1", next.get(0).getString("path"));
-            assertEquals(new JsonObject().put("from", purge.getString("from")).put("vhost", id), next.get(1));
+            try {
+                announcedPurges(id, otherReplica);
+            } finally {
+                // The connection goes back to the application's pool: it must not keep collecting notifications.
+                try (Statement unlisten = otherReplica.createStatement()) {
+                    unlisten.execute("UNLISTEN *");
+                }
+            }
         }
         assertCacheStatus(get("announce.test", "/img/a.png"), STORED);
+    }
+
+    /** Three purges through the API, and what {@code otherReplica}, LISTENing, hears of them. */
+    private void announcedPurges(String id, Connection otherReplica) throws Exception {
+        JsonObject result = new JsonObject(Api.given().queryParam("prefix", "/img/")
+                .delete(VHOSTS + "/" + id + "/cache").then().statusCode(200).extract().asString());
+        assertEquals(new JsonObject().put("purged", 1).put("replicasNotified", true), result);
+
+        List<JsonObject> received = receive(otherReplica, 1);
+        JsonObject purge = received.get(0);
+        assertEquals(id, purge.getString("vhost"));
+        assertEquals("/img/", purge.getString("prefix"));
+        assertEquals(null, purge.getString("path"));
+        assertTrue(purge.getString("from").length() > 10, purge::encode);
+
+        Api.given().queryParam("path", "/doc?x=1").delete(VHOSTS + "/" + id + "/cache").then().statusCode(200);
+        Api.given().delete(VHOSTS + "/" + id + "/cache").then().statusCode(200);
+        List<JsonObject> next = receive(otherReplica, 2);
+        assertEquals("/doc?x=1", next.get(0).getString("path"));
+        assertEquals(new JsonObject().put("from", purge.getString("from")).put("vhost", id), next.get(1));
     }
 
     @Test
