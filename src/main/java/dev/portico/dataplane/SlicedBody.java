@@ -49,7 +49,11 @@ public final class SlicedBody {
         response.end(body.slice(written, body.length()));
     }
 
-    /** A failed write means the connection is gone; the exchange hears of that through the response. */
+    /**
+     * A failed write means the connection is gone or going: Vert.x then reports the close to the exchange, which
+     * completes it. Closing the response here instead would get ahead of that report and swallow it (a response
+     * Portico closes itself gets no close handler call), leaving the request in flight.
+     */
     private void continueAfter(boolean sent) {
         if (sent && !response.closed()) {
             next();

@@ -6,6 +6,7 @@ import dev.portico.testing.ScriptedOrigin;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.buffer.Buffer;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -14,8 +15,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Random;
 
@@ -50,6 +53,16 @@ class LargeHitTest extends CacheTestSupport {
         assertArrayEquals(BODY, stored.body().getBytes());
     }
 
+    /** Every response, whole or cut short, was completed and accounted: none stays in flight. */
+    @AfterEach
+    void nothingStaysInFlight() throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (dataPlane.inFlight() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertEquals(0, dataPlane.inFlight());
+    }
+
     @Test
     void aHitSendsEveryByteInOrder() {
         for (int i = 0; i < 3; i++) {
@@ -74,9 +87,7 @@ class LargeHitTest extends CacheTestSupport {
 
     @Test
     void aSlowReaderGetsTheWholeBodyAndTheConnectionStaysUsable() throws IOException, InterruptedException {
-        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), dataPlane.port())) {
-            socket.setReceiveBufferSize(4096);
-            socket.setSoTimeout(10_000);
+        try (Socket socket = smallWindow()) {
             OutputStream out = socket.getOutputStream();
             InputStream in = socket.getInputStream();
             String request = "GET /large HTTP/1.1\r\nHost: large.test\r\n\r\n";
@@ -104,9 +115,7 @@ class LargeHitTest extends CacheTestSupport {
     @Test
     void aClientLeavingHalfwayDoesNotDisturbTheNext() throws IOException {
         for (int i = 0; i < 5; i++) {
-            try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), dataPlane.port())) {
-                socket.setReceiveBufferSize(4096);
-                socket.setSoTimeout(10_000);
+            try (Socket socket = smallWindow()) {
                 socket.getOutputStream().write("GET /large HTTP/1.1\r\nHost: large.test\r\n\r\n"
                         .getBytes(StandardCharsets.ISO_8859_1));
                 readHead(socket.getInputStream());
@@ -116,6 +125,15 @@ class LargeHitTest extends CacheTestSupport {
         Reply hit = get("large.test", "/large");
         assertFromCache(hit, HIT_60);
         assertArrayEquals(BODY, hit.body().getBytes());
+    }
+
+    /** A connection whose receive window is 4 KiB from the start (set before connecting, as TCP requires). */
+    private Socket smallWindow() throws IOException {
+        Socket socket = new Socket();
+        socket.setReceiveBufferSize(4096);
+        socket.setSoTimeout(10_000);
+        socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), dataPlane.port()));
+        return socket;
     }
 
     private static String readHead(InputStream in) throws IOException {

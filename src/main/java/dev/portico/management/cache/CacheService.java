@@ -74,16 +74,13 @@ public class CacheService {
         if (prefix != null && !prefix.startsWith("/")) {
             throw ApiProblem.invalid("prefix", "must start with /");
         }
-        checkLength("path", path);
-        checkLength("prefix", prefix);
-        int purged = local.purge(id, path, prefix);
-        return new PurgeResult(purged, broadcast.send(id, path, prefix));
-    }
-
-    private static void checkLength(String field, String value) {
-        if (value != null && value.length() > PurgeBroadcast.MAX_TARGET_LENGTH) {
-            throw ApiProblem.invalid(field, "at most " + PurgeBroadcast.MAX_TARGET_LENGTH + " characters");
+        String notification = broadcast.payload(id, path, prefix);
+        if (notification == null) {
+            throw ApiProblem.invalid(path != null ? "path" : "prefix", "too long to send to the other replicas "
+                    + "(at most about 7900 bytes in UTF-8)");
         }
+        int purged = local.purge(id, path, prefix);
+        return new PurgeResult(purged, broadcast.send(notification));
     }
 
     private CompiledVhost vhost(UUID id) {

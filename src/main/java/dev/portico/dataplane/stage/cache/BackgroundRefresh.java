@@ -37,6 +37,9 @@ final class BackgroundRefresh {
         MultiMap in = exchange.request().headers();
         MultiMap headers = MultiMap.caseInsensitiveMultiMap();
         HopByHopHeaders.of(in).copyEndToEnd(in, headers, "Host", "Expect");
+        // The stale hit may still be writing its body: its access log line and analytics must see the request as
+        // the client sent it, whether they are taken before this refresh began or after.
+        in.clear().addAll(client);
         // No client waits on this request, so none of its own preconditions apply either.
         headers.remove(HttpHeaderNames.IF_MATCH);
         headers.remove(HttpHeaderNames.IF_UNMODIFIED_SINCE);
