@@ -2,6 +2,7 @@ package dev.portico.cache;
 
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient.Reply;
+import dev.portico.testing.RawHttp;
 import dev.portico.testing.ScriptedOrigin;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -94,7 +95,7 @@ class LargeHitTest extends CacheTestSupport {
             for (int round = 0; round < 2; round++) {
                 out.write(request.getBytes(StandardCharsets.ISO_8859_1));
                 out.flush();
-                String head = readHead(in);
+                String head = RawHttp.readUntil(in, "\r\n\r\n");
                 assertTrue(head.startsWith("HTTP/1.1 200"), head);
                 assertTrue(head.toLowerCase(java.util.Locale.ROOT).contains("content-length: " + SIZE), head);
                 ByteArrayOutputStream body = new ByteArrayOutputStream();
@@ -118,7 +119,7 @@ class LargeHitTest extends CacheTestSupport {
             try (Socket socket = smallWindow()) {
                 socket.getOutputStream().write("GET /large HTTP/1.1\r\nHost: large.test\r\n\r\n"
                         .getBytes(StandardCharsets.ISO_8859_1));
-                readHead(socket.getInputStream());
+                RawHttp.readUntil(socket.getInputStream(), "\r\n\r\n");
                 socket.getInputStream().readNBytes(1000);
             }
         }
@@ -134,17 +135,5 @@ class LargeHitTest extends CacheTestSupport {
         socket.setSoTimeout(10_000);
         socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), dataPlane.port()));
         return socket;
-    }
-
-    private static String readHead(InputStream in) throws IOException {
-        StringBuilder head = new StringBuilder();
-        while (!head.toString().endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                throw new IOException("connection closed in the head: " + head);
-            }
-            head.append((char) b);
-        }
-        return head.toString();
     }
 }

@@ -3,6 +3,7 @@ package dev.portico.dataplane;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient;
+import dev.portico.testing.RawHttp;
 import dev.portico.testing.TestVertx;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -16,7 +17,6 @@ import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -139,7 +139,7 @@ class StreamingTest extends DataPlaneTestSupport {
             out.write(("POST /echo HTTP/1.1\r\nHost: stream.test\r\nContent-Length: 5\r\nExpect: 100-continue\r\n"
                     + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            String interim = readUntil(in, "\r\n\r\n");
+            String interim = RawHttp.readUntil(in, "\r\n\r\n");
             assertTrue(interim.startsWith("HTTP/1.1 100 Continue"), interim);
             out.write("hello".getBytes(StandardCharsets.US_ASCII));
             out.flush();
@@ -148,18 +148,6 @@ class StreamingTest extends DataPlaneTestSupport {
             assertTrue(rest.contains("\"bodyLength\":5"), rest);
             assertTrue(!rest.toLowerCase().contains("\"expect\""), "Expect must not be forwarded: " + rest);
         }
-    }
-
-    private static String readUntil(InputStream in, String end) throws Exception {
-        ByteArrayOutputStream seen = new ByteArrayOutputStream();
-        while (!seen.toString(StandardCharsets.ISO_8859_1).endsWith(end)) {
-            int b = in.read();
-            if (b < 0) {
-                break;
-            }
-            seen.write(b);
-        }
-        return seen.toString(StandardCharsets.ISO_8859_1);
     }
 
     /** An upload of 100 MiB of {@link OriginServer#pattern} that respects the connection's back-pressure. */

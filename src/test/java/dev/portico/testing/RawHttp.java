@@ -42,4 +42,20 @@ public final class RawHttp {
         }
         return Integer.parseInt(raw.substring(9, 12));
     }
+
+    /**
+     * Reads one byte at a time until what was read ends with {@code end} (such as the blank line after a head),
+     * or the stream ends; returns what was read, so a response's body stays in the stream.
+     */
+    public static String readUntil(InputStream in, String end) throws IOException {
+        ByteArrayOutputStream seen = new ByteArrayOutputStream();
+        while (!seen.toString(StandardCharsets.ISO_8859_1).endsWith(end)) {
+            int b = in.read();
+            if (b < 0) {
+                break;
+            }
+            seen.write(b);
+        }
+        return seen.toString(StandardCharsets.ISO_8859_1);
+    }
 }
