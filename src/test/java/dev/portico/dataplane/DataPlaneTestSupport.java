@@ -3,6 +3,7 @@ package dev.portico.dataplane;
 import dev.portico.testing.Api;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.ProxyClient;
+import dev.portico.testing.SocketBuffers;
 import io.vertx.core.json.JsonObject;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
@@ -35,6 +36,19 @@ abstract class DataPlaneTestSupport {
 
     ProxyClient client() {
         ProxyClient client = new ProxyClient(dataPlane.port());
+        closeables.add(client);
+        return client;
+    }
+
+    /** An origin and a client whose own sockets cannot grow: see {@link SocketBuffers}. */
+    OriginServer originWithFixedSocketBuffers(String name) {
+        OriginServer origin = OriginServer.withFixedSocketBuffers(name, SocketBuffers.FIXED);
+        closeables.add(origin);
+        return origin;
+    }
+
+    ProxyClient clientWithFixedSocketBuffers() {
+        ProxyClient client = ProxyClient.withFixedSocketBuffers(dataPlane.port(), SocketBuffers.FIXED);
         closeables.add(client);
         return client;
     }

@@ -4,6 +4,7 @@ import dev.portico.testing.OriginServer;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient;
 import dev.portico.testing.RawHttp;
+import dev.portico.testing.SocketBuffers;
 import dev.portico.testing.TestVertx;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -25,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -38,8 +40,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class StreamingTest extends DataPlaneTestSupport {
 
     private static final long HUNDRED_MIB = 100L * 1024 * 1024;
-    /** Far below 100 MiB, far above what two loopback hops can hold in socket buffers and write queues. */
-    private static final long IN_FLIGHT_BOUND = 32L * 1024 * 1024;
 
     private RequestOptions options(HttpMethod method, String uri) {
         return new RequestOptions().setHost("127.0.0.1").setPort(dataPlane.port()).setMethod(method).setURI(uri)
@@ -84,19 +84,20 @@ class StreamingTest extends DataPlaneTestSupport {
 
     @Test
     void aClientThatStopsReadingHoldsBackTheUpstream() throws Exception {
-        OriginServer origin = origin("a");
+        long bound = SocketBuffers.relayBound();
+        long total = bodyLongerThan(bound);
+        OriginServer origin = originWithFixedSocketBuffers("a");
         vhost("stream", "stream.test", origin);
-        ProxyClient client = client();
+        ProxyClient client = clientWithFixedSocketBuffers();
         // Paused on the event loop as the head arrives: a chunk delivered before a handler is set would be lost.
         HttpClientResponse response = TestVertx.await(client.raw().request(options(HttpMethod.GET,
-                "/bytes/" + HUNDRED_MIB)).compose(HttpClientRequest::send).map(head -> head.pause()));
-        Thread.sleep(1500);
-        long sentWhilePaused = origin.bytesSent();
-        assertTrue(sentWhilePaused < IN_FLIGHT_BOUND,
-                "origin sent " + sentWhilePaused + " bytes while the client was not reading");
+                "/bytes/" + total)).compose(HttpClientRequest::send).map(head -> head.pause()));
+        long sentWhilePaused = settledCount(origin::bytesSent);
+        assertTrue(sentWhilePaused < bound,
+                "origin sent " + sentWhilePaused + " bytes while the client was not reading (bound " + bound + ")");
         Future<Long> received = verifyPattern(response);
         response.resume();
-        assertEquals(HUNDRED_MIB, TestVertx.await(received));
+        assertEquals(total, TestVertx.await(received));
     }
 
     @Test
@@ -105,7 +106,7 @@ class StreamingTest extends DataPlaneTestSupport {
         vhost("stream", "stream.test", origin);
         ProxyClient client = client();
         for (boolean chunked : new boolean[]{false, true}) {
-            Upload upload = upload(client, "/echo", chunked);
+            Upload upload = upload(client, "/echo", chunked, HUNDRED_MIB);
             JsonObject echo = TestVertx.await(upload.response).toJsonObject();
             assertEquals(HUNDRED_MIB, echo.getLong("bodyLength"), "chunked=" + chunked);
             assertEquals(upload.sha256(), echo.getString("bodySha256"));
@@ -117,16 +118,34 @@ class StreamingTest extends DataPlaneTestSupport {
 
     @Test
     void anUpstreamThatStopsReadingHoldsBackTheClient() throws Exception {
-        OriginServer origin = origin("a");
+        long bound = SocketBuffers.relayBound();
+        long total = bodyLongerThan(bound);
+        OriginServer origin = originWithFixedSocketBuffers("a");
         vhost("stream", "stream.test", origin);
-        Upload upload = upload(client(), "/sink?pauseMs=2500", false);
-        Thread.sleep(1500);
-        long writtenWhilePaused = upload.written.get();
-        assertTrue(writtenWhilePaused < IN_FLIGHT_BOUND,
-                "client could write " + writtenWhilePaused + " bytes while the origin was not reading");
+        Upload upload = upload(clientWithFixedSocketBuffers(), "/sink?pauseMs=4000", false, total);
+        long writtenWhilePaused = settledCount(upload.written::get);
+        assertTrue(writtenWhilePaused < bound, "client could write " + writtenWhilePaused
+                + " bytes while the origin was not reading (bound " + bound + ")");
         JsonObject echo = TestVertx.await(upload.response).toJsonObject();
-        assertEquals(HUNDRED_MIB, echo.getLong("bodyLength"));
+        assertEquals(total, echo.getLong("bodyLength"));
         assertEquals(upload.sha256(), echo.getString("bodySha256"));
+    }
+
+    /** At least 100 MiB, and twice what the sockets can hold, so that a relay without back-pressure cannot pass. */
+    private static long bodyLongerThan(long bound) {
+        return Math.max(HUNDRED_MIB, 2 * bound);
+    }
+
+    /**
+     * The count once the pipes between the two ends are full: after 1 s, it must not move for another second, which
+     * is what being held back means; a relay that buffered would still be taking bytes.
+     */
+    private static long settledCount(LongSupplier count) throws InterruptedException {
+        Thread.sleep(1000);
+        long settled = count.getAsLong();
+        Thread.sleep(1000);
+        assertEquals(settled, count.getAsLong(), "bytes kept moving while one end was not reading");
+        return settled;
     }
 
     @Test
@@ -157,20 +176,20 @@ class StreamingTest extends DataPlaneTestSupport {
         }
     }
 
-    private Upload upload(ProxyClient client, String uri, boolean chunked) throws Exception {
+    private Upload upload(ProxyClient client, String uri, boolean chunked, long total) throws Exception {
         AtomicLong written = new AtomicLong();
         MessageDigest digest = MessageDigest.getInstance("SHA-256");
         Future<Buffer> response = client.raw().request(options(HttpMethod.POST, uri)).compose(request -> {
             if (chunked) {
                 request.setChunked(true);
             } else {
-                request.putHeader("Content-Length", Long.toString(HUNDRED_MIB));
+                request.putHeader("Content-Length", Long.toString(total));
             }
             Future<Buffer> body = request.response().compose(HttpClientResponse::body);
             Runnable[] pump = new Runnable[1];
             pump[0] = () -> {
-                while (written.get() < HUNDRED_MIB && !request.writeQueueFull()) {
-                    int n = (int) Math.min(64 * 1024, HUNDRED_MIB - written.get());
+                while (written.get() < total && !request.writeQueueFull()) {
+                    int n = (int) Math.min(64 * 1024, total - written.get());
                     byte[] bytes = new byte[n];
                     long start = written.get();
                     for (int i = 0; i < n; i++) {
@@ -180,7 +199,7 @@ class StreamingTest extends DataPlaneTestSupport {
                     written.addAndGet(n);
                     request.write(Buffer.buffer(bytes));
                 }
-                if (written.get() >= HUNDRED_MIB) {
+                if (written.get() >= total) {
                     request.end();
                 } else {
                     request.drainHandler(v -> pump[0].run());

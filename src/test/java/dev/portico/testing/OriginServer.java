@@ -54,10 +54,22 @@ public final class OriginServer implements AutoCloseable {
     }
 
     public static OriginServer start(String name, String host) {
+        return start(name, new HttpServerOptions().setHost(host));
+    }
+
+    /**
+     * An origin whose sockets have fixed kernel buffers of {@code socketBufferBytes} each way, so that what they can
+     * hold does not grow with the kernel's autotuning: for tests that bound the bytes in flight.
+     */
+    public static OriginServer withFixedSocketBuffers(String name, int socketBufferBytes) {
+        return start(name, new HttpServerOptions().setHost("127.0.0.1").setSendBufferSize(socketBufferBytes)
+                .setReceiveBufferSize(socketBufferBytes));
+    }
+
+    private static OriginServer start(String name, HttpServerOptions options) {
         Vertx vertx = TestVertx.get();
         OriginServer[] self = new OriginServer[1];
-        HttpServer server = vertx.createHttpServer(new HttpServerOptions().setHost(host).setPort(0)
-                        .setHandle100ContinueAutomatically(true))
+        HttpServer server = vertx.createHttpServer(options.setPort(0).setHandle100ContinueAutomatically(true))
                 .requestHandler(request -> self[0].handle(request));
         self[0] = new OriginServer(name, server);
         TestVertx.await(server.listen());

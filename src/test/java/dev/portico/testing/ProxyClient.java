@@ -35,7 +35,7 @@ public final class ProxyClient implements AutoCloseable {
     private final int port;
 
     public ProxyClient(int port) {
-        this(port, "127.0.0.1", null);
+        this(port, "127.0.0.1", (String) null);
     }
 
     /**
@@ -48,13 +48,30 @@ public final class ProxyClient implements AutoCloseable {
 
     /** @param maxConnections how many requests may be in flight at once (one connection each) */
     public ProxyClient(int port, String serverHost, String localAddress, int maxConnections) {
+        this(port, serverHost, options(localAddress, maxConnections));
+    }
+
+    private ProxyClient(int port, String serverHost, HttpClientOptions options) {
+        this.client = TestVertx.get().createHttpClient(options);
+        this.serverHost = serverHost;
+        this.port = port;
+    }
+
+    /**
+     * A client whose sockets have fixed kernel buffers of {@code socketBufferBytes} each way, so that what they can
+     * hold does not grow with the kernel's autotuning: for tests that bound the bytes in flight.
+     */
+    public static ProxyClient withFixedSocketBuffers(int port, int socketBufferBytes) {
+        return new ProxyClient(port, "127.0.0.1", options(null, 32).setSendBufferSize(socketBufferBytes)
+                .setReceiveBufferSize(socketBufferBytes));
+    }
+
+    private static HttpClientOptions options(String localAddress, int maxConnections) {
         HttpClientOptions options = new HttpClientOptions().setKeepAlive(true).setMaxPoolSize(maxConnections);
         if (localAddress != null) {
             options.setLocalAddress(localAddress);
         }
-        this.client = TestVertx.get().createHttpClient(options);
-        this.serverHost = serverHost;
-        this.port = port;
+        return options;
     }
 
     public Reply get(String host, String uri) {
