@@ -1,6 +1,7 @@
 package dev.portico.dataplane;
 
 import io.netty.channel.ConnectTimeoutException;
+import io.vertx.core.http.StreamResetException;
 
 import java.util.concurrent.TimeoutException;
 
@@ -36,6 +37,8 @@ public record ProxyError(LocalReason reason, Source source, boolean retryable, S
     }
 
     static boolean isTimeout(Throwable cause) {
-        return cause instanceof TimeoutException || cause instanceof ConnectTimeoutException;
+        // A request reset for a timeout fails with the reset, which carries the timeout as its cause.
+        Throwable reason = cause instanceof StreamResetException && cause.getCause() != null ? cause.getCause() : cause;
+        return reason instanceof TimeoutException || reason instanceof ConnectTimeoutException;
     }
 }

@@ -161,6 +161,21 @@ class ErrorStatusTest extends DataPlaneTestSupport {
     }
 
     @Test
+    void theReadTimeoutRunsFromTheRequestSentToTheResponseHead() {
+        vhost(Api.vhost("read-timeout", "read-timeout.test", origin("a").url()).put("readTimeout", "600ms"));
+        ProxyClient client = client();
+        // Many requests answered in time leave no deadline behind to fire on a later one.
+        for (int i = 0; i < 50; i++) {
+            assertEquals(200, client.get("read-timeout.test", "/slow/" + (1 + i % 5)).status());
+        }
+        assertEquals(200, client.get("read-timeout.test", "/slow/300").status());
+        long start = System.nanoTime();
+        assertProblem(client.get("read-timeout.test", "/slow/2000"), 504, "upstream_response_timeout");
+        long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertTrue(waited >= 600 && waited < 1500, "timed out after " + waited + " ms");
+    }
+
+    @Test
     void nonHttpUpstreamIs502() throws Exception {
         try (BrokenOrigins.Garbage garbage = new BrokenOrigins.Garbage()) {
             vhost(Api.vhost("garbage", "garbage.test", "http://127.0.0.1:" + garbage.port()));

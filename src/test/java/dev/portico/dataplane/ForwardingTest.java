@@ -4,6 +4,7 @@ import dev.portico.testing.Api;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient;
+import dev.portico.testing.RawHttp;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.buffer.Buffer;
@@ -12,6 +13,9 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -51,6 +55,25 @@ class ForwardingTest extends DataPlaneTestSupport {
         assertEquals(200, head.status());
         assertEquals("1234", head.header("Content-Length"));
         assertEquals(0, head.body().length());
+    }
+
+    @Test
+    void relaysTheStatusCodeAndAnyCustomReasonPhrase() throws Exception {
+        vhost("reasons", "reasons.test", origin("a"));
+        assertEquals("HTTP/1.1 200 OK", statusLine("/reason/200/OK"));
+        assertEquals("HTTP/1.1 200 Fine", statusLine("/reason/200/Fine"));
+        assertEquals("HTTP/1.1 404 Not Found", statusLine("/status/404"));
+        assertEquals("HTTP/1.1 299 Custom", statusLine("/reason/299/Custom"));
+    }
+
+    private String statusLine(String path) throws Exception {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), dataPlane.port())) {
+            socket.setSoTimeout(5000);
+            socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: reasons.test\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            String head = RawHttp.readUntil(socket.getInputStream(), "\r\n");
+            return head.substring(0, head.length() - 2);
+        }
     }
 
     @Test

@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code /bytes/N} streams N bytes of {@link #pattern}; {@code ?chunked} leaves out Content-Length</li>
  *   <li>{@code /status/N} answers status N</li>
  *   <li>{@code /slow/MS} answers after MS milliseconds; {@code /hang} never answers</li>
+ *   <li>{@code /reason/<code>/<phrase>} answers with that status and reason phrase</li>
  *   <li>{@code /truncate} announces 1000 bytes, sends 10, then closes the connection</li>
  *   <li>{@code /hop} answers with hop-by-hop headers that must not reach the client</li>
  *   <li>{@code /sink?pauseMs=N} does not read the request body for N ms, then answers like {@code /echo}</li>
@@ -124,6 +125,10 @@ public final class OriginServer implements AutoCloseable {
         String path = request.path();
         if (path.startsWith("/bytes/")) {
             streamBytes(request, Long.parseLong(path.substring(7)), request.params().contains("chunked"), bytesSent);
+        } else if (path.startsWith("/reason/")) {
+            // /reason/<code>/<phrase>: a status line with this reason phrase.
+            String[] parts = path.substring(8).split("/", 2);
+            request.response().setStatusCode(Integer.parseInt(parts[0])).setStatusMessage(parts[1]).end();
         } else if (path.startsWith("/status/")) {
             request.response().setStatusCode(Integer.parseInt(path.substring(8))).end();
         } else if (path.startsWith("/slow/")) {

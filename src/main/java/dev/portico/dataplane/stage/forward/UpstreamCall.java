@@ -20,12 +20,14 @@ import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.RequestOptions;
 import org.jboss.logging.Logger;
 
+import java.util.concurrent.TimeoutException;
+
 /**
  * One request's trip to the upstreams: pick an upstream, get a pooled connection (trying the next upstream when
  * connecting fails, since nothing was sent yet), stream the request body up and the response body down with
  * back-pressure on both sides, and turn every failure into the right local reply or reset.
  */
-final class UpstreamCall {
+final class UpstreamCall extends ResponseDeadlines.Waiter {
 
     private static final Logger LOG = Logger.getLogger(UpstreamCall.class);
     static final CharSequence VIA = HttpHeaders.createOptimized("Via");
@@ -39,6 +41,7 @@ final class UpstreamCall {
     private HttpClientRequest upstreamRequest;
     private BodyRelay responseRelay;
     private boolean clientGone;
+    private boolean headReceived;
     private boolean finished;
     private boolean tapDone;
 
@@ -119,7 +122,7 @@ final class UpstreamCall {
             BodyRelay.start(in, request, new BodyRelay.Outcome() {
                 @Override
                 public void relayed() {
-                    request.idleTimeout(stage.readTimeoutMillis());
+                    awaitHead();
                 }
 
                 @Override
@@ -135,13 +138,29 @@ final class UpstreamCall {
                 }
             });
         } else {
-            request.idleTimeout(stage.readTimeoutMillis());
+            awaitHead();
             request.end();
             in.resume();
         }
     }
 
+    /** The request is sent: the vhost's read timeout runs until the response head (as with Vert.x's idle timeout). */
+    private void awaitHead() {
+        if (!headReceived) {
+            exchange.loop().upstreams().responseDeadlines().start(this, stage.readTimeoutMillis());
+        }
+    }
+
+    @Override
+    void expired() {
+        // Fails the response future with this cause, which maps to upstream_response_timeout.
+        upstreamRequest.reset(0, new TimeoutException("no response head within " + stage.readTimeoutMillis()
+                + " ms"));
+    }
+
     private void responded(AsyncResult<HttpClientResponse> result) {
+        headReceived = true;
+        exchange.loop().upstreams().responseDeadlines().cancel(this);
         if (result.failed()) {
             releasePool();
             if (clientGone) {
@@ -166,9 +185,14 @@ final class UpstreamCall {
         }
         HttpServerResponse response = exchange.response();
         int status = upstream.statusCode();
-        response.setStatusCode(status);
-        if (upstream.statusMessage() != null) {
-            response.setStatusMessage(upstream.statusMessage());
+        // Set only what differs: a new response is 200 OK, a status lookup and a custom phrase (a new status object)
+        // per response showed up in profiles.
+        if (status != response.getStatusCode()) {
+            response.setStatusCode(status);
+        }
+        String message = upstream.statusMessage();
+        if (message != null && !message.equals(response.getStatusMessage())) {
+            response.setStatusMessage(message);
         }
         MultiMap upHeaders = upstream.headers();
         MultiMap outHeaders = response.headers();

@@ -28,10 +28,17 @@ public final class UpstreamClients {
     private final Vertx vertx;
     private final Settings settings;
     private final Map<String, PooledClient> pools = new HashMap<>();
+    private final ResponseDeadlines responseDeadlines;
 
     public UpstreamClients(Vertx vertx, Settings settings) {
         this.vertx = vertx;
         this.settings = settings;
+        this.responseDeadlines = new ResponseDeadlines(vertx);
+    }
+
+    /** This loop's deadlines for upstream response heads (the vhosts' read timeouts). */
+    ResponseDeadlines responseDeadlines() {
+        return responseDeadlines;
     }
 
     /** The pool for a target, created on first use; the caller must {@link PooledClient#release()} it. */

@@ -31,17 +31,26 @@ public final class HopByHopHeaders {
         }
         List<String> nominated = null;
         for (String value : headers.getAll(HttpHeaders.CONNECTION)) {
-            for (String token : value.split(",")) {
-                String name = token.trim().toLowerCase(Locale.ROOT);
-                if (!name.isEmpty() && !isFixed(name)) {
-                    if (nominated == null) {
-                        nominated = new ArrayList<>(2);
-                    }
-                    nominated.add(name);
+            if (value.indexOf(',') < 0) {
+                // The usual "keep-alive" or "close": no split.
+                nominated = nominate(nominated, value);
+            } else {
+                for (String token : value.split(",")) {
+                    nominated = nominate(nominated, token);
                 }
             }
         }
-        return new HopByHopHeaders(nominated == null ? List.of() : nominated);
+        return nominated == null ? FIXED_ONLY : new HopByHopHeaders(nominated);
+    }
+
+    private static List<String> nominate(List<String> nominated, String token) {
+        String name = token.trim();
+        if (name.isEmpty() || isFixed(name)) {
+            return nominated;
+        }
+        List<String> names = nominated == null ? new ArrayList<>(2) : nominated;
+        names.add(name.toLowerCase(Locale.ROOT));
+        return names;
     }
 
     /** Whether a header of this name is connection-specific in this message. */

@@ -1,0 +1,104 @@
+package dev.portico.dataplane.stage.forward;
+
+import io.vertx.core.Vertx;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The upstream response deadlines of one event loop, checked by one sweep every {@link #TICK_MILLIS} while any is
+ * pending. A Vert.x timer per request costs a timer object, a concurrent map entry and two priority-queue operations,
+ * a few per cent of a small forwarded request; a deadline here is two pointer writes to add and two to remove.
+ * A deadline fires up to one tick late, which nginx users will not notice on timeouts of seconds. Owned by one
+ * event loop: not thread-safe.
+ */
+final class ResponseDeadlines {
+
+    static final long TICK_MILLIS = 50;
+
+    /** Something waiting on one deadline: the deadline's list node, so adding one allocates nothing. */
+    abstract static class Waiter {
+        private Waiter previous;
+        private Waiter next;
+        private Waiter nextExpired;
+        /** Expired in the sweep under way and not yet told; cancelling or restarting it clears this. */
+        private boolean due;
+        private long deadlineNanos;
+
+        /** The deadline passed; the waiter is no longer in the list. */
+        abstract void expired();
+    }
+
+    private final Vertx vertx;
+    private final Waiter head = new Waiter() {
+        @Override
+        void expired() {
+        }
+    };
+    private boolean sweeping;
+
+    ResponseDeadlines(Vertx vertx) {
+        this.vertx = vertx;
+        head.previous = head;
+        head.next = head;
+    }
+
+    /** Starts (or restarts) the waiter's deadline, {@code timeoutMillis} from now. */
+    void start(Waiter waiter, long timeoutMillis) {
+        cancel(waiter);
+        waiter.deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        waiter.previous = head.previous;
+        waiter.next = head;
+        head.previous.next = waiter;
+        head.previous = waiter;
+        if (!sweeping) {
+            sweeping = true;
+            vertx.setTimer(TICK_MILLIS, id -> sweep());
+        }
+    }
+
+    /** Stops the waiter's deadline if it has one; harmless otherwise. */
+    void cancel(Waiter waiter) {
+        waiter.due = false;
+        if (waiter.next == null) {
+            return;
+        }
+        waiter.previous.next = waiter.next;
+        waiter.next.previous = waiter.previous;
+        waiter.previous = null;
+        waiter.next = null;
+    }
+
+    boolean isEmpty() {
+        return head.next == head;
+    }
+
+    private void sweep() {
+        long now = System.nanoTime();
+        // Unlink every expired waiter before telling any: an expiry may cancel or start other deadlines.
+        Waiter expired = null;
+        for (Waiter waiter = head.next; waiter != head; ) {
+            Waiter following = waiter.next;
+            if (now - waiter.deadlineNanos >= 0) {
+                cancel(waiter);
+                waiter.due = true;
+                waiter.nextExpired = expired;
+                expired = waiter;
+            }
+            waiter = following;
+        }
+        while (expired != null) {
+            Waiter waiter = expired;
+            expired = waiter.nextExpired;
+            waiter.nextExpired = null;
+            if (waiter.due) {
+                waiter.due = false;
+                waiter.expired();
+            }
+        }
+        if (isEmpty()) {
+            sweeping = false;
+        } else {
+            vertx.setTimer(TICK_MILLIS, id -> sweep());
+        }
+    }
+}
