@@ -10,7 +10,8 @@
 # Environment (all optional):
 #   QUICK=1                      smoke mode
 #   ONLY="1KiB hit-1KiB"         measure only these scenarios
-#   RUNS, DURATION_SECS, WARMUP_SECS, CONNECTIONS   override the run shape (defaults 5, 8, 30, 50)
+#   RUNS, DURATION_SECS, WARMUP_SECS, WARMUP_ROUNDS, CONNECTIONS
+#                                override the run shape (defaults 5, 8, 30, 5, 50)
 #   PROXY_CPU=0, LOAD_CPU=1      the two CPUs
 #   PORTICO_APP_DIR              a packaged fast-jar (default: target/quarkus-app; built when missing)
 #   PORTICO_JAVA_OPTS            JVM flags (default: -XX:+UseSerialGC -Xms512m -Xmx512m)
@@ -26,12 +27,18 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 
 if [[ ${QUICK:-0} == 1 ]]; then
-    RUNS=${RUNS:-1} DURATION_SECS=${DURATION_SECS:-2} WARMUP_SECS=${WARMUP_SECS:-1}
+    RUNS=${RUNS:-1} DURATION_SECS=${DURATION_SECS:-2} WARMUP_SECS=${WARMUP_SECS:-1} WARMUP_ROUNDS=${WARMUP_ROUNDS:-1}
 else
     # A JVM pinned to one core compiles its hot paths for far longer than nginx needs to start: 30 s of warm-up
     # per target and scenario, then five measured runs whose median is reported.
     RUNS=${RUNS:-5} DURATION_SECS=${DURATION_SECS:-8} WARMUP_SECS=${WARMUP_SECS:-30}
 fi
+# The warm-up is cut into rounds that alternate the targets like the measured runs do, so that it also covers what
+# every run brings: 50 connections opened and closed, and an idle proxy while the other target is measured. The JIT
+# compiles branches never taken so far as traps; warmed up by one long run, Portico met its first connection close
+# and first idle loop inside a measured run, and recompiled its hottest methods there (PrintCompilation: the event
+# loop, the read path and the request handler "made not entrant"), costing a run 100-300 ms of CPU for the compiler.
+WARMUP_ROUNDS=${WARMUP_ROUNDS:-5}
 CONNECTIONS=${CONNECTIONS:-50}
 PROXY_CPU=${PROXY_CPU:-0}
 LOAD_CPU=${LOAD_CPU:-1}
@@ -468,10 +475,14 @@ main() {
     local scenario name path size host coding target run
     for scenario in "${MEASURED[@]}"; do
         IFS=: read -r name path size host coding <<<"$scenario"
-        for target in $(scenario_targets "$coding"); do
-            log "warm-up: $target $host$path for ${WARMUP_SECS}s"
-            run_wrk "$target" "$path" "$WARMUP_SECS" "$WORK/wrk-$name-$target-warmup.txt" "$host" "" "$coding"
-            require_alive "$target"
+        local round round_secs=$(((WARMUP_SECS + WARMUP_ROUNDS - 1) / WARMUP_ROUNDS))
+        for ((round = 1; round <= WARMUP_ROUNDS; round++)); do
+            for target in $(scenario_targets "$coding"); do
+                log "warm-up $round/$WARMUP_ROUNDS: $target $host$path for ${round_secs}s"
+                run_wrk "$target" "$path" "$round_secs" "$WORK/wrk-$name-$target-warmup-$round.txt" "$host" "" \
+                    "$coding"
+                require_alive "$target"
+            done
         done
         # Interleave the targets run by run, so slow drift on the machine affects both alike.
         for ((run = 1; run <= RUNS; run++)); do
