@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starter benchmark: Portico and nginx, each as a reverse proxy in front of the same nginx origin.
 #
-#   bash loadtests/run.sh             # 3 measured runs of 8 s per scenario and target, after a warm-up
+#   bash loadtests/run.sh             # 5 measured runs of 8 s per scenario and target, after a warm-up
 #   QUICK=1 bash loadtests/run.sh     # smoke: 1 run of 2 s each, 1 s warm-up
 #
 # Layout (2 CPUs needed): the proxy under test on CPU 0 (Portico with one event loop, or one nginx worker); the
@@ -37,8 +37,12 @@ fi
 # every run brings: 50 connections opened and closed, and an idle proxy while the other target is measured. The JIT
 # compiles branches never taken so far as traps; warmed up by one long run, Portico met its first connection close
 # and first idle loop inside a measured run, and recompiled its hottest methods there (PrintCompilation: the event
-# loop, the read path and the request handler "made not entrant"), costing a run 100-300 ms of CPU for the compiler.
+# loop, the read path and the request handler "made not entrant"), costing a run 0.1-1.4 s of CPU for the compiler.
 WARMUP_ROUNDS=${WARMUP_ROUNDS:-5}
+if ((WARMUP_ROUNDS < 1 || WARMUP_SECS < WARMUP_ROUNDS)); then
+    printf '[run.sh] ERROR: WARMUP_ROUNDS (%s) must be 1 to WARMUP_SECS (%s)\n' "$WARMUP_ROUNDS" "$WARMUP_SECS" >&2
+    exit 1
+fi
 CONNECTIONS=${CONNECTIONS:-50}
 PROXY_CPU=${PROXY_CPU:-0}
 LOAD_CPU=${LOAD_CPU:-1}

@@ -1,6 +1,8 @@
 package dev.portico.dataplane.stage.forward;
 
-import io.vertx.core.Vertx;
+import io.vertx.core.Context;
+import io.vertx.core.impl.ContextInternal;
+import org.jboss.logging.Logger;
 
 import java.util.concurrent.TimeUnit;
 
@@ -13,6 +15,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class ResponseDeadlines {
 
+    private static final Logger LOG = Logger.getLogger(ResponseDeadlines.class);
     static final long TICK_MILLIS = 50;
 
     /** Something waiting on one deadline: the deadline's list node, so adding one allocates nothing. */
@@ -28,7 +31,7 @@ final class ResponseDeadlines {
         abstract void expired();
     }
 
-    private final Vertx vertx;
+    private final ContextInternal loop;
     private final Waiter head = new Waiter() {
         @Override
         void expired() {
@@ -36,8 +39,9 @@ final class ResponseDeadlines {
     };
     private boolean sweeping;
 
-    ResponseDeadlines(Vertx vertx) {
-        this.vertx = vertx;
+    /** @param loop the event loop's own context: the sweep runs there, whichever request's context started it */
+    ResponseDeadlines(Context loop) {
+        this.loop = (ContextInternal) loop;
         head.previous = head;
         head.next = head;
     }
@@ -51,8 +55,7 @@ final class ResponseDeadlines {
         head.previous.next = waiter;
         head.previous = waiter;
         if (!sweeping) {
-            sweeping = true;
-            vertx.setTimer(TICK_MILLIS, id -> sweep());
+            scheduleSweep();
         }
     }
 
@@ -86,19 +89,36 @@ final class ResponseDeadlines {
             }
             waiter = following;
         }
-        while (expired != null) {
-            Waiter waiter = expired;
-            expired = waiter.nextExpired;
-            waiter.nextExpired = null;
-            if (waiter.due) {
-                waiter.due = false;
-                waiter.expired();
+        try {
+            while (expired != null) {
+                Waiter waiter = expired;
+                expired = waiter.nextExpired;
+                waiter.nextExpired = null;
+                if (waiter.due) {
+                    waiter.due = false;
+                    tell(waiter);
+                }
+            }
+        } finally {
+            // Whatever an expiry did, the remaining deadlines keep being swept.
+            if (isEmpty()) {
+                sweeping = false;
+            } else {
+                scheduleSweep();
             }
         }
-        if (isEmpty()) {
-            sweeping = false;
-        } else {
-            vertx.setTimer(TICK_MILLIS, id -> sweep());
+    }
+
+    private void tell(Waiter waiter) {
+        try {
+            waiter.expired();
+        } catch (RuntimeException e) {
+            LOG.error("An expired upstream deadline failed to end its request", e);
         }
+    }
+
+    private void scheduleSweep() {
+        loop.setTimer(TICK_MILLIS, id -> sweep());
+        sweeping = true;
     }
 }

@@ -1,5 +1,6 @@
 package dev.portico.dataplane.stage.forward;
 
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
@@ -30,10 +31,11 @@ public final class UpstreamClients {
     private final Map<String, PooledClient> pools = new HashMap<>();
     private final ResponseDeadlines responseDeadlines;
 
-    public UpstreamClients(Vertx vertx, Settings settings) {
+    /** @param loop the event loop's context, on which every pool and deadline of this instance lives */
+    public UpstreamClients(Vertx vertx, Context loop, Settings settings) {
         this.vertx = vertx;
         this.settings = settings;
-        this.responseDeadlines = new ResponseDeadlines(vertx);
+        this.responseDeadlines = new ResponseDeadlines(loop);
     }
 
     /** This loop's deadlines for upstream response heads (the vhosts' read timeouts). */

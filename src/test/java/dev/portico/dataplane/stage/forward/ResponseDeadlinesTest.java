@@ -18,23 +18,29 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ResponseDeadlinesTest {
 
     private final Context loop = TestVertx.get().getOrCreateContext();
-    private final ResponseDeadlines deadlines = new ResponseDeadlines(TestVertx.get());
-    private final Map<String, Long> firedAtMillis = new ConcurrentHashMap<>();
+    private final ResponseDeadlines deadlines = new ResponseDeadlines(loop);
+    /** Milliseconds from the deadline's start on the loop to its expiry, per waiter. */
+    private final Map<String, Long> firedAfterMillis = new ConcurrentHashMap<>();
     private final List<String> order = new CopyOnWriteArrayList<>();
-    private final long origin = System.nanoTime();
 
-    /** A waiter that records when it fired and then runs {@code then} on the loop. */
+    /** A waiter that records how long after its start it fired, then runs {@code then} on the loop. */
     private final class Recorder extends ResponseDeadlines.Waiter {
         private final String name;
+        private long startedNanos;
         private Runnable then = () -> { };
 
         Recorder(String name) {
             this.name = name;
         }
 
+        void start(long timeoutMillis) {
+            startedNanos = System.nanoTime();
+            deadlines.start(this, timeoutMillis);
+        }
+
         @Override
         void expired() {
-            firedAtMillis.put(name, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - origin));
+            firedAfterMillis.put(name, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNanos));
             order.add(name);
             then.run();
         }
@@ -47,6 +53,15 @@ class ResponseDeadlinesTest {
             done.complete(null);
         });
         done.get(5, TimeUnit.SECONDS);
+    }
+
+    /** Waits (up to 5 s, however slow the machine) until {@code count} expiries have been told. */
+    private void awaitFired(int count) throws Exception {
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (order.size() < count && System.nanoTime() < giveUp) {
+            Thread.sleep(10);
+        }
+        assertEquals(count, order.size(), "expiries told: " + order);
     }
 
     private boolean empty() throws Exception {
@@ -62,25 +77,27 @@ class ResponseDeadlinesTest {
         Recorder late = new Recorder("late");
         Recorder restarted = new Recorder("restarted");
         onLoop(() -> {
-            deadlines.start(early, 100);
-            deadlines.start(cancelled, 100);
-            deadlines.start(late, 300);
-            deadlines.start(restarted, 100);
+            early.start(100);
+            cancelled.start(100);
+            late.start(300);
+            restarted.start(100);
             deadlines.cancel(cancelled);
             deadlines.cancel(cancelled);
-            deadlines.start(restarted, 400);
+            restarted.start(400);
         });
-        Thread.sleep(400 + 3 * ResponseDeadlines.TICK_MILLIS);
-        assertTrue(firedAtMillis.get("early") >= 100, "early fired at " + firedAtMillis.get("early"));
-        assertTrue(firedAtMillis.get("late") >= 300, "late fired at " + firedAtMillis.get("late"));
-        assertTrue(firedAtMillis.get("restarted") >= 400, "restarted fired at " + firedAtMillis.get("restarted"));
+        awaitFired(3);
+        // Past every deadline and a few sweeps more: the cancelled one stays silent, nothing fires twice.
+        Thread.sleep(4 * ResponseDeadlines.TICK_MILLIS);
         assertEquals(List.of("early", "late", "restarted"), order);
+        assertTrue(firedAfterMillis.get("early") >= 100, "fired after " + firedAfterMillis);
+        assertTrue(firedAfterMillis.get("late") >= 300, "fired after " + firedAfterMillis);
+        assertTrue(firedAfterMillis.get("restarted") >= 400, "fired after " + firedAfterMillis);
         assertTrue(empty());
         // Nothing pending stops the sweep; a new deadline starts it again.
         Recorder again = new Recorder("again");
-        onLoop(() -> deadlines.start(again, 50));
-        Thread.sleep(50 + 3 * ResponseDeadlines.TICK_MILLIS);
-        assertEquals(List.of("early", "late", "restarted", "again"), order);
+        onLoop(() -> again.start(50));
+        awaitFired(4);
+        assertTrue(firedAfterMillis.get("again") >= 50, "fired after " + firedAfterMillis);
     }
 
     @Test
@@ -90,18 +107,36 @@ class ResponseDeadlinesTest {
         Recorder restartedByFirst = new Recorder("restartedByFirst");
         first.then = () -> {
             deadlines.cancel(cancelledByFirst);
-            deadlines.start(restartedByFirst, 200);
+            restartedByFirst.start(200);
         };
         onLoop(() -> {
             // Started in this order, all due in the same sweep; the sweep tells the last unlinked first.
-            deadlines.start(cancelledByFirst, 50);
-            deadlines.start(restartedByFirst, 50);
-            deadlines.start(first, 50);
+            cancelledByFirst.start(50);
+            restartedByFirst.start(50);
+            first.start(50);
         });
-        Thread.sleep(50 + 200 + 4 * ResponseDeadlines.TICK_MILLIS);
+        awaitFired(2);
+        Thread.sleep(4 * ResponseDeadlines.TICK_MILLIS);
         assertEquals(List.of("first", "restartedByFirst"), order);
-        assertTrue(firedAtMillis.get("restartedByFirst") - firedAtMillis.get("first") >= 200,
-                "the restarted deadline counts from its restart: " + firedAtMillis);
+        assertTrue(firedAfterMillis.get("restartedByFirst") >= 200,
+                "the restarted deadline counts from its restart: " + firedAfterMillis);
         assertTrue(empty());
+    }
+
+    @Test
+    void anExpiryThatThrowsDoesNotStopTheOthers() throws Exception {
+        Recorder throwing = new Recorder("throwing");
+        throwing.then = () -> {
+            throw new IllegalStateException("a broken expiry");
+        };
+        Recorder next = new Recorder("next");
+        Recorder later = new Recorder("later");
+        onLoop(() -> {
+            next.start(50);
+            throwing.start(50);
+            later.start(300);
+        });
+        awaitFired(3);
+        assertEquals(List.of("throwing", "next", "later"), order);
     }
 }
