@@ -42,7 +42,7 @@ final class DataPlaneVerticle extends AbstractVerticle {
     public void start(Promise<Void> started) {
         PorticoConfig.DataPlane config = services.config();
         // A shared executor is pooled by name, and closed with the verticle that asked for it.
-        UpstreamClients upstreams = new UpstreamClients(vertx, context, services.upstream());
+        UpstreamClients upstreams = new UpstreamClients(context, services.upstream());
         loop = new LoopState(index, upstreams, services.shared(), context,
                 vertx.createSharedWorkerExecutor("portico-files", FILE_WORKERS));
         loop.adopt(services.snapshots().current());

@@ -53,9 +53,7 @@ class StreamingTest extends DataPlaneTestSupport {
      * on another loop after the first chunks had been dropped for want of a handler.
      */
     private static <T> T onOneLoop(Supplier<Future<T>> start) {
-        Promise<T> outcome = Promise.promise();
-        TestVertx.get().getOrCreateContext().runOnContext(v -> start.get().onComplete(outcome));
-        return TestVertx.await(outcome.future());
+        return TestVertx.onContext(TestVertx.get().getOrCreateContext(), start);
     }
 
     /** Reads a response body checking every byte against {@link OriginServer#pattern}; returns the count. */

@@ -89,23 +89,19 @@ final class ResponseDeadlines {
             }
             waiter = following;
         }
-        try {
-            while (expired != null) {
-                Waiter waiter = expired;
-                expired = waiter.nextExpired;
-                waiter.nextExpired = null;
-                if (waiter.due) {
-                    waiter.due = false;
-                    tell(waiter);
-                }
+        while (expired != null) {
+            Waiter waiter = expired;
+            expired = waiter.nextExpired;
+            waiter.nextExpired = null;
+            if (waiter.due) {
+                waiter.due = false;
+                tell(waiter);
             }
-        } finally {
-            // Whatever an expiry did, the remaining deadlines keep being swept.
-            if (isEmpty()) {
-                sweeping = false;
-            } else {
-                scheduleSweep();
-            }
+        }
+        if (isEmpty()) {
+            sweeping = false;
+        } else {
+            scheduleSweep();
         }
     }
 
@@ -113,6 +109,7 @@ final class ResponseDeadlines {
         try {
             waiter.expired();
         } catch (RuntimeException e) {
+            // Caught so the other expiries are told and the sweep goes on.
             LOG.error("An expired upstream deadline failed to end its request", e);
         }
     }

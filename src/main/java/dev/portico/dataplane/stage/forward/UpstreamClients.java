@@ -32,8 +32,8 @@ public final class UpstreamClients {
     private final ResponseDeadlines responseDeadlines;
 
     /** @param loop the event loop's context, on which every pool and deadline of this instance lives */
-    public UpstreamClients(Vertx vertx, Context loop, Settings settings) {
-        this.vertx = vertx;
+    public UpstreamClients(Context loop, Settings settings) {
+        this.vertx = loop.owner();
         this.settings = settings;
         this.responseDeadlines = new ResponseDeadlines(loop);
     }

@@ -2,11 +2,11 @@ package dev.portico.dataplane.stage.forward;
 
 import dev.portico.testing.TestVertx;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -46,13 +46,11 @@ class ResponseDeadlinesTest {
         }
     }
 
-    private void onLoop(Runnable action) throws Exception {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        loop.runOnContext(v -> {
+    private void onLoop(Runnable action) {
+        TestVertx.onContext(loop, () -> {
             action.run();
-            done.complete(null);
+            return Future.succeededFuture();
         });
-        done.get(5, TimeUnit.SECONDS);
     }
 
     /** Waits (up to 5 s, however slow the machine) until {@code count} expiries have been told. */
@@ -64,10 +62,8 @@ class ResponseDeadlinesTest {
         assertEquals(count, order.size(), "expiries told: " + order);
     }
 
-    private boolean empty() throws Exception {
-        CompletableFuture<Boolean> empty = new CompletableFuture<>();
-        loop.runOnContext(v -> empty.complete(deadlines.isEmpty()));
-        return empty.get(5, TimeUnit.SECONDS);
+    private boolean empty() {
+        return TestVertx.onContext(loop, () -> Future.succeededFuture(deadlines.isEmpty()));
     }
 
     @Test
