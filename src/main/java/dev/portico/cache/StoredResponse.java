@@ -2,13 +2,13 @@ package dev.portico.cache;
 
 import dev.portico.cache.rules.CacheControl;
 import dev.portico.cache.rules.Freshness;
-import io.netty.handler.codec.DateFormatter;
+import dev.portico.cache.rules.HttpDate;
+import dev.portico.cache.rules.TargetedCacheControl;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 
 import java.util.ArrayList;
-import java.util.Date;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -79,18 +79,25 @@ public record StoredResponse(int status, String statusMessage, List<Map.Entry<St
                 heuristicCapMillis);
     }
 
-    /** The caching directives that apply to Portico: {@code CDN-Cache-Control} (RFC 9213) when present. */
+    /**
+     * The caching directives that apply to Portico: {@code CDN-Cache-Control} (RFC 9213) when present and usable,
+     * else {@code Cache-Control} (see {@link TargetedCacheControl} for what makes the targeted field unusable).
+     */
     public static CacheControl controlOf(MultiMap responseHeaders) {
-        List<String> cdn = responseHeaders.getAll("CDN-Cache-Control");
-        return CacheControl.parse(cdn.isEmpty() ? responseHeaders.getAll(HttpHeaders.CACHE_CONTROL) : cdn);
+        if (responseHeaders.contains(TargetedCacheControl.CDN_CACHE_CONTROL)) {
+            CacheControl cdn = TargetedCacheControl.parse(
+                    responseHeaders.getAll(TargetedCacheControl.CDN_CACHE_CONTROL));
+            if (cdn != null) {
+                return cdn;
+            }
+        }
+        return CacheControl.ofResponse(responseHeaders);
     }
 
+    /** An HTTP-date as epoch milliseconds, parsed strictly ({@link HttpDate}); -1 when absent or invalid. */
     private static long dateOf(String value) {
-        if (value == null) {
-            return -1;
-        }
-        Date date = DateFormatter.parseHttpDate(value);
-        return date == null ? -1 : date.getTime();
+        long millis = HttpDate.parse(value);
+        return millis == HttpDate.INVALID ? -1 : millis;
     }
 
     /** Bytes this entry is charged against the budget: body, header text and a fixed overhead for the objects. */

@@ -215,4 +215,40 @@ class CacheControlRulesTest extends CacheTestSupport {
         }
         assertEquals(2, origin.count("/cdn-forbids"));
     }
+
+    /** RFC 9213 section 2.1: a field that is not a valid Dictionary, or gives a directive the wrong type, is ignored. */
+    @ParameterizedTest
+    @ValueSource(strings = {"max-age=10000, &&&&&", "max-age=\"10000\"", "max-age=10000.5", "Max-Age=10000",
+            "max-age=10000,"})
+    void anUnusableCdnCacheControlLeavesCacheControlInCharge(String cdnCacheControl) {
+        origin.on("/lifetime", ScriptedOrigin.Reply.of(200, "lifetime", "Cache-Control", "max-age=60",
+                        "CDN-Cache-Control", cdnCacheControl))
+                .on("/forbidden", ScriptedOrigin.Reply.of(200, "forbidden", "Cache-Control", "no-store",
+                        "CDN-Cache-Control", cdnCacheControl));
+        cachedVhost("cdn-invalid.test");
+
+        assertCacheStatus(get("cdn-invalid.test", "/lifetime"), STORED);
+        Reply hit = get("cdn-invalid.test", "/lifetime");
+        assertReply(hit, 200, "lifetime");
+        assertFromCache(hit, HIT_60);
+        // Passed on unchanged all the same: it is the origin's, for caches downstream.
+        assertEquals(cdnCacheControl, hit.header("CDN-Cache-Control"));
+        assertEquals(1, origin.count("/lifetime"));
+
+        for (int i = 0; i < 2; i++) {
+            assertCacheStatus(get("cdn-invalid.test", "/forbidden"), "Portico; fwd=miss; detail=no-store");
+        }
+        assertEquals(2, origin.count("/forbidden"));
+    }
+
+    @Test
+    void aValidCdnCacheControlIgnoresUnknownMembersAndParameters() {
+        origin.on("/cdn", ScriptedOrigin.Reply.of(200, "cdn", "Cache-Control", "no-store",
+                "CDN-Cache-Control", "max-age=60;scope=edge, x-vendor=\"anything\", tier=(1 2)"));
+        cachedVhost("cdn-valid.test");
+
+        assertCacheStatus(get("cdn-valid.test", "/cdn"), STORED);
+        assertFromCache(get("cdn-valid.test", "/cdn"), HIT_60);
+        assertEquals(1, origin.count("/cdn"));
+    }
 }

@@ -13,6 +13,7 @@ import java.time.Instant;
 
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** How long a stored response stays fresh (RFC 9111 section 4.2), and what happens when it no longer is. */
 @QuarkusTest
@@ -78,6 +79,54 @@ class FreshnessTest extends CacheTestSupport {
         assertCacheStatus(get("expires.test", "/expired"), STORED);
         assertCacheStatus(get("expires.test", "/expired"), "Portico; fwd=stale; fwd-status=200; stored");
         assertEquals(2, origin.count("/expired"));
+    }
+
+    @Test
+    void anExpiresThatIsNotExactlyAnHttpDateIsStoredAsAlreadyExpired() {
+        // An hour ahead, but in UTC rather than GMT: RFC 9111 section 5.3 makes an invalid Expires a past one.
+        origin.on("/utc", request -> {
+            Instant now = Instant.now();
+            return ScriptedOrigin.Reply.of(200, "utc", "Date", httpDate(now),
+                    "Expires", httpDate(now.plusSeconds(3600)).replace("GMT", "UTC"));
+        });
+        origin.on("/gmt", request -> {
+            Instant now = Instant.now();
+            return ScriptedOrigin.Reply.of(200, "gmt", "Date", httpDate(now),
+                    "Expires", httpDate(now.plusSeconds(3600)));
+        });
+        cachedVhost("invalid-expires.test");
+
+        assertCacheStatus(get("invalid-expires.test", "/utc"), STORED);
+        Reply again = get("invalid-expires.test", "/utc");
+        assertReply(again, 200, "utc");
+        assertCacheStatus(again, "Portico; fwd=stale; fwd-status=200; stored");
+        assertEquals(2, origin.count("/utc"));
+
+        get("invalid-expires.test", "/gmt");
+        assertFromCache(get("invalid-expires.test", "/gmt"), "Portico; hit; ttl=(3598|3599|3600)");
+        assertEquals(1, origin.count("/gmt"));
+    }
+
+    @Test
+    void anAgeListCountsAsItsFirstMember() {
+        // Two hours old by the nearest cache's count: stale on arrival for a one-hour lifetime.
+        origin.on("/listed", ScriptedOrigin.Reply.of(200, "listed", "Cache-Control", "max-age=3600",
+                "Age", "7200, 0"));
+        origin.on("/young", ScriptedOrigin.Reply.of(200, "young", "Cache-Control", "max-age=3600",
+                "Age", "600, 7200"));
+        cachedVhost("age-list.test");
+
+        assertCacheStatus(get("age-list.test", "/listed"), STORED);
+        Reply again = get("age-list.test", "/listed");
+        assertReply(again, 200, "listed");
+        assertCacheStatus(again, "Portico; fwd=stale; fwd-status=200; stored");
+        assertEquals(2, origin.count("/listed"));
+
+        get("age-list.test", "/young");
+        Reply hit = get("age-list.test", "/young");
+        assertFromCache(hit, "Portico; hit; ttl=(2998|2999|3000)");
+        assertTrue(hit.header("Age").matches("60[01]"), hit.header("Age"));
+        assertEquals(1, origin.count("/young"));
     }
 
     @Test

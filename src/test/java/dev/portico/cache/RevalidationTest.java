@@ -65,6 +65,21 @@ class RevalidationTest extends CacheTestSupport {
     }
 
     @Test
+    void anInvalidLastModifiedIsNotSentBackAsIfModifiedSince() {
+        String utc = LAST_MODIFIED.replace("GMT", "UTC");
+        origin.on("/bad-lm", ScriptedOrigin.Reply.of(200, "bad lm", "Last-Modified", utc,
+                "Cache-Control", "max-age=0"));
+        cachedVhost("bad-lm.test");
+
+        assertCacheStatus(get("bad-lm.test", "/bad-lm"), STORED);
+        Reply reply = get("bad-lm.test", "/bad-lm");
+        assertReply(reply, 200, "bad lm");
+        assertCacheStatus(reply, "Portico; fwd=stale; fwd-status=200; stored");
+        assertEquals(2, origin.count("/bad-lm"));
+        assertNull(origin.last("/bad-lm").headers().get("If-Modified-Since"));
+    }
+
+    @Test
     void aStaleResponseIsRevalidatedWithItsLastModified() {
         origin.on("/lm", request -> LAST_MODIFIED.equals(request.getHeader("If-Modified-Since"))
                 ? ScriptedOrigin.Reply.of(304, "", "Cache-Control", "max-age=0")

@@ -54,6 +54,27 @@ class VaryTest extends CacheTestSupport {
     }
 
     @Test
+    void equivalentAcceptLanguagesShareOneVariant() {
+        origin.on("/same", request -> ScriptedOrigin.Reply.of(200, "for " + request.getHeader("Accept-Language"),
+                "Cache-Control", "max-age=60", "Vary", "Accept-Language"));
+        cachedVhost("vary-language.test");
+
+        assertCacheStatus(get("vary-language.test", "/same", "Accept-Language", "en-US,en;q=0.9,de;q=0.5"), STORED);
+        for (String same : new String[] {"en-us, en;q=0.90, de;q=0.5", "de;q=0.500, EN-US, en;Q=0.9"}) {
+            Reply hit = get("vary-language.test", "/same", "Accept-Language", same);
+            assertReply(hit, 200, "for en-US,en;q=0.9,de;q=0.5");
+            assertFromCache(hit, HIT_60);
+        }
+        assertEquals(1, origin.count("/same"));
+
+        // Another preference among equal weights is another variant.
+        Reply other = get("vary-language.test", "/same", "Accept-Language", "en,en-US;q=0.9,de;q=0.5");
+        assertReply(other, 200, "for en,en-US;q=0.9,de;q=0.5");
+        assertCacheStatus(other, STORED);
+        assertEquals(2, origin.count("/same"));
+    }
+
+    @Test
     void variantsAreSelectedByWhatTheClientSentEvenWhenTheVhostEditsTheRequest() {
         origin.on("/edited", request -> ScriptedOrigin.Reply.of(200,
                 "language " + request.getHeader("Accept-Language"), "Cache-Control", "max-age=60",

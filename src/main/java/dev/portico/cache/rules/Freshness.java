@@ -95,8 +95,9 @@ public final class Freshness {
     /**
      * The age a response already had when it arrived (RFC 9111 section 4.2.3): the larger of the apparent age
      * ({@code responseTime - Date}, 0 without a valid {@code Date} or when the origin's clock is ahead) and the
-     * {@code Age} value plus the time the request took. An {@code Age} that is not delta-seconds is ignored, and of
-     * several {@code Age} fields only the first counts.
+     * {@code Age} value plus the time the request took. An invalid {@code Age} is ignored, a list such as
+     * {@code 7200, 0} counts as its first member when that is delta-seconds, and of several {@code Age} fields
+     * only the first counts.
      */
     public static long correctedInitialAgeMillis(MultiMap responseHeaders, long requestTimeMillis,
                                                  long responseTimeMillis) {
@@ -193,14 +194,29 @@ public final class Freshness {
         return Math.max(0, defaultMillis);
     }
 
-    /** The {@code Age} field in seconds; 0 when absent or not delta-seconds. */
+    /**
+     * The {@code Age} field in seconds; 0 when absent or invalid. A value that is a list ({@code Age: 7200, 0},
+     * from an intermediary that appended instead of replacing) counts as its first member when that is valid
+     * delta-seconds: RFC 9111 section 5.1 says a cache SHOULD ignore such a field, but the first member is the
+     * age the nearest cache reported, and ignoring it would let an old response pass as new. Empty list elements
+     * are skipped (RFC 9110 section 5.6.1); a first member that is not delta-seconds ({@code -5}, {@code 1.5},
+     * {@code abc}) ignores the whole field. Of several {@code Age} field lines only the first counts.
+     */
     private static long ageSeconds(MultiMap headers) {
         String age = headers.get(HttpHeaderNames.AGE);
         if (age == null) {
             return 0;
         }
+        int n = age.length();
         int start = FieldSyntax.skipOws(age, 0);
-        long seconds = FieldSyntax.deltaSeconds(age, start, FieldSyntax.trimEnd(age, start, age.length()));
+        while (start < n && age.charAt(start) == ',') {
+            start = FieldSyntax.skipOws(age, start + 1);
+        }
+        int end = start;
+        while (end < n && age.charAt(end) != ',') {
+            end++;
+        }
+        long seconds = FieldSyntax.deltaSeconds(age, start, FieldSyntax.trimEnd(age, start, end));
         return seconds < 0 ? 0 : seconds;
     }
 }

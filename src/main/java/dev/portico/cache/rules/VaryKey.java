@@ -17,6 +17,7 @@ public final class VaryKey {
 
     private static final List<String> STAR = List.of("*");
     private static final String ACCEPT_ENCODING = "accept-encoding";
+    private static final String ACCEPT_LANGUAGE = "accept-language";
 
     private VaryKey() {
     }
@@ -60,7 +61,9 @@ public final class VaryKey {
      * select the same variant if and only if their keys are equal. Each field contributes its name and its value
      * with all its lines joined by {@code ","}, trimmed, and whitespace around commas removed; other whitespace,
      * case and element order are kept, since only the field's own definition could say they do not matter, except
-     * for {@code Accept-Encoding}, whose definition does: it is keyed in {@link AcceptEncoding#canonical} form. An
+     * for {@code Accept-Encoding} and {@code Accept-Language}, whose definitions do: they are keyed in
+     * {@link AcceptEncoding#canonical} and {@link AcceptLanguage} canonical form (a malformed
+     * {@code Accept-Language} by its text, as any other field). An
      * absent field differs from an empty one. Field values cannot contain a line feed (RFC 9110 section 5.5), which
      * is what separates fields in the key.
      *
@@ -84,7 +87,9 @@ public final class VaryKey {
                 List<String> lines = requestHeaders.getAll(name);
                 if (name.equals(ACCEPT_ENCODING)) {
                     key.append(AcceptEncoding.canonical(String.join(",", lines)));
-                } else {
+                } else if (!name.equals(ACCEPT_LANGUAGE) || !AcceptLanguage.appendCanonical(key,
+                        lines.size() == 1 ? lines.get(0) : String.join(",", lines))) {
+                    // Any other field, or a malformed Accept-Language: keyed by its text.
                     for (int l = 0, n = lines.size(); l < n; l++) {
                         if (l > 0) {
                             key.append(',');

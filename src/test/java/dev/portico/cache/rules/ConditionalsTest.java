@@ -134,6 +134,20 @@ class ConditionalsTest {
                 -1));
     }
 
+    /** Each the stored Last-Modified or later, in a form lenient parsers accept; RFC 9110 section 13.1.3. */
+    @Test
+    void dateConditionsThatAreNotExactlyAnHttpDateAreIgnored() {
+        for (String date : new String[] {"Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 06 Nov 94 08:49:37 GMT",
+                "Sun 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994  08:49:37 GMT", "Sun, 06-Nov-1994 08:49:37 GMT",
+                "Sun, 06 Nov 1994 8:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 Europe/Paris"}) {
+            assertEquals(Outcome.NONE, get("If-Modified-Since", date), date);
+            assertFalse(Conditionals.ifRangeMatches(headers("If-Range", date), ETAG, LM), date);
+        }
+        assertEquals(Outcome.NOT_MODIFIED, get("If-Modified-Since", date(LM)));
+        assertEquals(Outcome.NONE, get("If-Unmodified-Since", "Sat, 05 Nov 1994 08:49:37 UTC"));
+        assertEquals(Outcome.PRECONDITION_FAILED, get("If-Unmodified-Since", "Sat, 05 Nov 1994 08:49:37 GMT"));
+    }
+
     @Test
     void ifRangeNeedsAStrongMatchOrTheExactDate() {
         assertTrue(Conditionals.ifRangeMatches(headers(), ETAG, LM));

@@ -6,6 +6,8 @@ import dev.portico.cache.rules.Freshness.Use;
 import io.netty.handler.codec.DateFormatter;
 import io.vertx.core.MultiMap;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.Date;
 import java.util.List;
@@ -64,6 +66,27 @@ class FreshnessTest {
                 "Expires", "Sun Nov  6 09:49:37 1994")));
     }
 
+    /** Each an hour after T, in a form lenient parsers accept; RFC 9111 section 5.3: invalid means expired. */
+    @ParameterizedTest
+    @ValueSource(strings = {"Sun, 06 Nov 1994 09:49:37 UTC", "Sun, 06 Nov 1994 09:49:37 CET",
+            "Sun, 06 Nov 94 09:49:37 GMT", "Sun 06 Nov 1994 09:49:37 GMT", "Sun,  06 Nov 1994 09:49:37 GMT",
+            "Sun, 06-Nov-1994 09:49:37 GMT", "Sun, 06 Nov 1994 9:49:37 GMT", "sun, 06 nov 1994 09:49:37 gmt"})
+    void anExpiresThatIsNotExactlyAnHttpDateIsAlreadyExpired(String expires) {
+        assertEquals(0, lifetime(200, headers("Date", date(T), "Expires", expires)));
+        assertEquals(3_600_000, lifetime(200, headers("Date", date(T), "Expires", date(T + HOUR))));
+    }
+
+    @Test
+    void anInvalidDateOrLastModifiedCountsAsAbsent() {
+        // Date: the response time stands in for it (RFC 9110 section 6.6.1).
+        assertEquals(100_000, Freshness.lifetimeMillis(200, headers("Date", "Sun, 06 Nov 1994 08:49:37 UTC",
+                "Expires", date(T + 100_000)), CacheControl.NONE, HOUR, T));
+        // Last-Modified: no heuristic from it, so the cap itself.
+        assertEquals(HOUR, lifetime(200, headers("Date", date(T),
+                "Last-Modified", "Sun, 06 Nov 1994 07:49:37 UTC")));
+        assertEquals(360_000, lifetime(200, headers("Date", date(T), "Last-Modified", date(T - HOUR))));
+    }
+
     @Test
     void withoutAValidDateExpiresCountsFromTheResponseTime() {
         MultiMap noDate = headers("Expires", date(T + 100_000));
@@ -120,9 +143,32 @@ class FreshnessTest {
                 requestTime, T));
         assertEquals(5_000, Freshness.correctedInitialAgeMillis(headers("Date", date(T - 5_000), "Age", "-50"),
                 requestTime, T));
-        assertEquals(5_000, Freshness.correctedInitialAgeMillis(headers("Date", date(T - 5_000), "Age", "10, 20"),
+        assertEquals(5_000, Freshness.correctedInitialAgeMillis(headers("Date", date(T - 5_000), "Age", "1.5"),
+                requestTime, T));
+        assertEquals(5_000, Freshness.correctedInitialAgeMillis(headers("Date", date(T - 5_000), "Age", "abc, 20"),
+                requestTime, T));
+        assertEquals(5_000, Freshness.correctedInitialAgeMillis(headers("Date", date(T - 5_000), "Age", "10 20"),
+                requestTime, T));
+        assertEquals(5_000, Freshness.correctedInitialAgeMillis(headers("Date", date(T - 5_000), "Age", ""),
                 requestTime, T));
         assertEquals(3_000, Freshness.correctedInitialAgeMillis(headers("Age", "3"), T + 10, T));
+    }
+
+    @Test
+    void anAgeListCountsAsItsFirstMember() {
+        long requestTime = T - 1_000;
+        assertEquals(7_201_000, Freshness.correctedInitialAgeMillis(headers("Age", "7200, 0"), requestTime, T));
+        assertEquals(7_201_000, Freshness.correctedInitialAgeMillis(headers("Age", "7200,0"), requestTime, T));
+        assertEquals(1_000, Freshness.correctedInitialAgeMillis(headers("Age", "0, 7200"), requestTime, T));
+        assertEquals(11_000, Freshness.correctedInitialAgeMillis(headers("Age", " , 10 ,20"), requestTime, T));
+        // Only the first member has to be valid: it is the one that counts.
+        assertEquals(11_000, Freshness.correctedInitialAgeMillis(headers("Age", "10, abc"), requestTime, T));
+        // Of two field lines, the first.
+        assertEquals(11_000, Freshness.correctedInitialAgeMillis(headers("Age", "10", "Age", "7200"),
+                requestTime, T));
+        // The list's first member makes a max-age=3600 response stale on arrival.
+        long age = Freshness.correctedInitialAgeMillis(headers("Age", "7200, 0"), T, T);
+        assertEquals(Use.MUST_REVALIDATE, decide(3_600_000, age, "max-age=3600", "").use());
     }
 
     @Test

@@ -13,7 +13,9 @@ final class Validators {
 
     /**
      * Replaces the client's validators and range in {@code headers} with the stored response's {@code ETag} and
-     * {@code Last-Modified}: the origin is asked about the whole stored response, not about the client's copy.
+     * {@code Last-Modified}: the origin is asked about the whole stored response, not about the client's copy. An
+     * invalid {@code Last-Modified} counts as absent (RFC 9110 section 5.6.7 dates, parsed strictly), so it is
+     * not sent back as an {@code If-Modified-Since} the origin would have to ignore.
      */
     static void askAbout(StoredResponse entry, MultiMap headers) {
         headers.remove(HttpHeaders.IF_MODIFIED_SINCE);
@@ -24,7 +26,7 @@ final class Validators {
             headers.set(HttpHeaders.IF_NONE_MATCH, entry.etag());
         }
         String lastModified = entry.header("Last-Modified");
-        if (lastModified != null) {
+        if (lastModified != null && entry.lastModifiedMillis() >= 0) {
             headers.set(HttpHeaders.IF_MODIFIED_SINCE, lastModified);
         }
     }
