@@ -30,6 +30,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -216,6 +217,33 @@ class UpstreamReadTimeoutTest extends DataPlaneTestSupport {
                 readUntilCut(again);
             }
             assertEquals(2, origin.heads().size(), "nothing was stored from the stalled fill");
+        }
+    }
+
+    @Test
+    void aBackgroundRefreshThatStallsMidBodyIsAbandoned() throws Exception {
+        AtomicInteger served = new AtomicInteger();
+        try (RawOrigin origin = RawOrigin.start(request -> {
+            if (served.incrementAndGet() == 1) {
+                request.write("HTTP/1.1 200 OK\r\nCache-Control: max-age=0, stale-while-revalidate=60\r\n"
+                        + "Content-Length: 3\r\n\r\nold");
+            } else {
+                request.write("HTTP/1.1 200 OK\r\nCache-Control: max-age=60\r\nContent-Length: 1000\r\n\r\n"
+                        + HALF);
+                request.awaitClosedByPeer(20_000);
+            }
+        })) {
+            vhost(Api.vhost("stall-refresh", "stall-refresh.test", origin.url()).put("readTimeout", "500ms")
+                    .put("cache", new JsonObject().put("enabled", true)));
+            ProxyClient client = client();
+            assertEquals("old", client.get("stall-refresh.test", "/r").text());
+            // Stale: served at once, and refreshed in the background by a request no client waits on.
+            ProxyClient.Reply stale = client.get("stall-refresh.test", "/r");
+            assertEquals("old", stale.text());
+            assertTrue(stale.header("Cache-Status").contains("stale-while-revalidate"), stale.header("Cache-Status"));
+            Eventually.within(Duration.ofSeconds(5), () -> assertEquals(1, origin.closedByPeer(),
+                    "the refresh gave up on the stalled body and closed its connection"));
+            assertEquals("old", client.get("stall-refresh.test", "/r").text(), "nothing was stored from it");
         }
     }
 }

@@ -10,6 +10,7 @@ import dev.portico.dataplane.encoding.CompressionPolicy;
 import dev.portico.dataplane.stage.forwarding.HopByHopHeaders;
 import io.netty.handler.codec.http.HttpResponse;
 import io.vertx.core.AsyncResult;
+import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
@@ -35,6 +36,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
 
     private static final Logger LOG = Logger.getLogger(UpstreamCall.class);
     static final CharSequence VIA = HttpHeaders.createOptimized("Via");
+    private static final Handler<Throwable> IGNORE_REQUEST_FAILURE = failure -> { };
 
     private final ForwardStage stage;
     private final Exchange exchange;
@@ -119,6 +121,9 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         out.add(VIA, stage.via(in.version()));
         request.response().onComplete(this::responded);
         if (RequestTarget.hasBody(in)) {
+            // A request reset mid-body (client gone or timed out) reports here too; the response future already
+            // tells this call, and without a handler Vert.x would log each one as an error.
+            request.exceptionHandler(IGNORE_REQUEST_FAILURE);
             if (inHeaders.contains(HttpHeaders.TRANSFER_ENCODING)) {
                 out.remove(HttpHeaders.CONTENT_LENGTH);
                 request.setChunked(true);
