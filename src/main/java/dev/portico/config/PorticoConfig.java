@@ -49,6 +49,14 @@ public interface PorticoConfig {
         @WithDefault("75s")
         Duration idleTimeout();
 
+        /**
+         * Longest wait for the next piece of a request body while Portico reads it (nginx {@code client_body_timeout});
+         * then 408, or a reset once the response has begun. Time the client is held back by a slow upstream does not
+         * count.
+         */
+        @WithDefault("60s")
+        Duration clientBodyTimeout();
+
         /** Longest request line accepted; longer gets 414. */
         @WithDefault("8192")
         int maxRequestLine();

@@ -44,7 +44,7 @@ final class DataPlaneVerticle extends AbstractVerticle {
         // A shared executor is pooled by name, and closed with the verticle that asked for it.
         UpstreamClients upstreams = new UpstreamClients(context, services.upstream());
         loop = new LoopState(index, upstreams, services.shared(), context,
-                vertx.createSharedWorkerExecutor("portico-files", FILE_WORKERS));
+                vertx.createSharedWorkerExecutor("portico-files", FILE_WORKERS), config.clientBodyTimeout().toMillis());
         loop.adopt(services.snapshots().current());
         ProxyRequestHandler handler = new ProxyRequestHandler(services.snapshots(), loop, services.stats(),
                 services.observers());

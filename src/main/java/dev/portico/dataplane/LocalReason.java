@@ -32,6 +32,11 @@ public enum LocalReason {
     RANGE_NOT_SATISFIABLE(416, "range_not_satisfiable", "Range Not Satisfiable"),
     /** The upstream failed after the response head was sent: the client connection is reset. */
     UPSTREAM_RESET(502, "upstream_reset", "Bad Gateway"),
+    /**
+     * The client sent nothing of its request body for {@code portico.dataplane.client-body-timeout} (nginx
+     * {@code client_body_timeout}): 408 and the connection closed, or a reset once the response has begun.
+     */
+    CLIENT_BODY_TIMEOUT(408, "client_body_timeout", "Request Timeout"),
     /** The client went away before the response was complete (nginx logs 499). */
     CLIENT_ABORTED(499, "client_aborted", "Client Closed Request"),
     INTERNAL_ERROR(500, "internal_error", "Internal Server Error");

@@ -21,17 +21,19 @@ public final class LoopState {
     private final DataPlaneState shared;
     private final Context context;
     private final WorkerExecutor fileWorkers;
+    private final long clientBodyTimeoutMillis;
     private final AtomicInteger inFlight = new AtomicInteger();
     private RoutingSnapshot cursorSnapshot;
     private int[] cursors = new int[0];
 
     LoopState(int index, UpstreamClients upstreams, DataPlaneState shared, Context context,
-              WorkerExecutor fileWorkers) {
+              WorkerExecutor fileWorkers, long clientBodyTimeoutMillis) {
         this.index = index;
         this.upstreams = upstreams;
         this.shared = shared;
         this.context = context;
         this.fileWorkers = fileWorkers;
+        this.clientBodyTimeoutMillis = clientBodyTimeoutMillis;
     }
 
     /** The loop's Vert.x context: how other threads hand work to this loop. */
@@ -50,6 +52,11 @@ public final class LoopState {
      */
     public WorkerExecutor fileWorkers() {
         return fileWorkers;
+    }
+
+    /** Longest wait for the next piece of a request body being read ({@code portico.dataplane.client-body-timeout}). */
+    public long clientBodyTimeoutMillis() {
+        return clientBodyTimeoutMillis;
     }
 
     public UpstreamClients upstreams() {

@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /** Sends bytes no well-behaved client would send and returns what came back, for malformed-request tests. */
 public final class RawHttp {
@@ -57,5 +58,65 @@ public final class RawHttp {
             seen.write(b);
         }
         return seen.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** One response read off a connection: its head (status line and fields) and its body. */
+    public record Response(String head, String body) {
+        public int status() {
+            return RawHttp.status(head);
+        }
+
+        /** The first value of field {@code name}, or null. */
+        public String header(String name) {
+            for (String line : head.split("\r\n")) {
+                int colon = line.indexOf(':');
+                if (colon > 0 && line.substring(0, colon).equalsIgnoreCase(name)) {
+                    return line.substring(colon + 1).trim();
+                }
+            }
+            return null;
+        }
+    }
+
+    /**
+     * Reads one response with a {@code Content-Length} or chunked body (or none, for 1xx, 204 and 304), leaving what
+     * follows in the stream; fails when the stream ends first, as a connection reset mid-body makes it.
+     */
+    public static Response readResponse(InputStream in) throws IOException {
+        String head = readUntil(in, "\r\n\r\n");
+        if (!head.endsWith("\r\n\r\n")) {
+            throw new IOException("the connection ended inside a response head: " + head);
+        }
+        int status = status(head);
+        String lower = head.toLowerCase(Locale.ROOT);
+        if (status < 200 || status == 204 || status == 304) {
+            return new Response(head, "");
+        }
+        if (lower.contains("\r\ntransfer-encoding: chunked")) {
+            ByteArrayOutputStream body = new ByteArrayOutputStream();
+            while (true) {
+                String size = readUntil(in, "\r\n");
+                if (!size.endsWith("\r\n")) {
+                    throw new IOException("the connection ended inside a chunked body");
+                }
+                int length = Integer.parseInt(size.trim(), 16);
+                if (length == 0) {
+                    readUntil(in, "\r\n");
+                    return new Response(head, body.toString(StandardCharsets.ISO_8859_1));
+                }
+                body.write(readExactly(in, length + 2), 0, length);
+            }
+        }
+        String declared = new Response(head, "").header("Content-Length");
+        int length = declared == null ? 0 : Integer.parseInt(declared);
+        return new Response(head, new String(readExactly(in, length), StandardCharsets.ISO_8859_1));
+    }
+
+    private static byte[] readExactly(InputStream in, int length) throws IOException {
+        byte[] bytes = in.readNBytes(length);
+        if (bytes.length < length) {
+            throw new IOException("the connection ended after " + bytes.length + " of " + length + " body bytes");
+        }
+        return bytes;
     }
 }

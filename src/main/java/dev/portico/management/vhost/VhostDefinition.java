@@ -38,8 +38,9 @@ public record VhostDefinition(
         @Schema(description = "Time allowed to get a connection to an upstream, e.g. 500ms, 5s, 1m (at most 1h)",
                 defaultValue = "5s")
         String connectTimeout,
-        @Schema(description = "Longest wait for the upstream's response head once the request is sent (at most 1h)",
-                defaultValue = "60s")
+        @Schema(description = "Longest wait for the upstream once the request is sent: for the response head, and "
+                + "between two reads of the response body, not counting the time a slow client holds the upstream "
+                + "back (at most 1h)", defaultValue = "60s")
         String readTimeout,
         @Schema(description = "Add X-Content-Type-Options, X-Frame-Options and Referrer-Policy when the upstream did not",
                 defaultValue = "true")

@@ -9,13 +9,18 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.streams.ReadStream;
 import io.vertx.core.streams.WriteStream;
 
+import java.util.concurrent.TimeUnit;
+
 /**
  * Streams one body from a source to a destination with back-pressure (pause the source while the destination's
  * write queue is full), like Vert.x's {@code Pipe}, but says which side failed: {@code Pipe} reports both the
  * same way, and a proxy must tell an upstream that broke (reset the client) from a client that left (cancel the
- * upstream). Runs on one event loop.
+ * upstream). It also gives up on a source that sends nothing for its idle timeout (nginx's
+ * {@code proxy_read_timeout} and {@code client_body_timeout} both run between two reads): the deadline restarts with
+ * each piece, and stops while the relay itself holds the source back for a slow destination, since the source is
+ * not the one waiting then. Runs on one event loop.
  */
-final class BodyRelay {
+final class BodyRelay extends ReadDeadlines.Waiter {
 
     /** The outcome, reported exactly once. */
     interface Outcome {
@@ -26,6 +31,13 @@ final class BodyRelay {
         void relayed();
 
         void sourceFailed(Throwable cause);
+
+        /**
+         * The source sent nothing for the idle timeout while the relay was reading it; the relay has let go of both.
+         *
+         * @param destinationEnded whether the destination already has the whole body (an encoder knew its end)
+         */
+        void sourceTimedOut(boolean destinationEnded);
 
         void destinationFailed(Throwable cause);
 
@@ -43,6 +55,9 @@ final class BodyRelay {
     private final Outcome outcome;
     private final UpstreamTap tap;
     private final BodyEncoder encoder;
+    private final ReadDeadlines deadlines;
+    private final long idleTimeoutMillis;
+    private final long idleTimeoutNanos;
     private final Handler<AsyncResult<Void>> writeAck = this::written;
     private boolean done;
     private boolean endedEarly;
@@ -52,26 +67,36 @@ final class BodyRelay {
     private boolean detached;
 
     private BodyRelay(ReadStream<Buffer> source, WriteStream<Buffer> destination, UpstreamTap tap,
-                      BodyEncoder encoder, Outcome outcome) {
+                      BodyEncoder encoder, ReadDeadlines deadlines, long idleTimeoutMillis, Outcome outcome) {
         this.source = source;
         this.destination = destination;
         this.tap = tap;
         this.encoder = encoder;
+        this.deadlines = deadlines;
+        this.idleTimeoutMillis = idleTimeoutMillis;
+        this.idleTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(idleTimeoutMillis);
         this.outcome = outcome;
     }
 
-    /** Starts relaying; the source may be paused when called and is resumed here. */
-    static void start(ReadStream<Buffer> source, WriteStream<Buffer> destination, Outcome outcome) {
-        new BodyRelay(source, destination, null, null, outcome).run();
+    /**
+     * Starts relaying; the source may be paused when called and is resumed here.
+     *
+     * @param idleTimeoutMillis the longest wait for the next piece of the source while it is being read
+     */
+    static void start(ReadStream<Buffer> source, WriteStream<Buffer> destination, ReadDeadlines deadlines,
+                      long idleTimeoutMillis, Outcome outcome) {
+        new BodyRelay(source, destination, null, null, deadlines, idleTimeoutMillis, outcome).run();
     }
 
     /**
      * Starts relaying through {@code encoder} (may be null), showing every piece as written to {@code tap} (may be
      * null) just before it is written.
+     *
+     * @param idleTimeoutMillis the longest wait for the next piece of the source while it is being read
      */
     static BodyRelay start(ReadStream<Buffer> source, WriteStream<Buffer> destination, UpstreamTap tap,
-                           BodyEncoder encoder, Outcome outcome) {
-        BodyRelay relay = new BodyRelay(source, destination, tap, encoder, outcome);
+                           BodyEncoder encoder, ReadDeadlines deadlines, long idleTimeoutMillis, Outcome outcome) {
+        BodyRelay relay = new BodyRelay(source, destination, tap, encoder, deadlines, idleTimeoutMillis, outcome);
         relay.run();
         return relay;
     }
@@ -86,13 +111,15 @@ final class BodyRelay {
         }
         detached = true;
         destination.drainHandler(null);
-        source.resume();
+        readSource();
         return true;
     }
 
     private void run() {
-        Handler<Void> drained = v -> source.resume();
+        Handler<Void> drained = v -> readSource();
         source.handler(chunk -> {
+            // One field write: a deadline per chunk must cost nothing measurable.
+            deadlines.restartIfRunning(this, idleTimeoutNanos);
             Buffer piece;
             try {
                 piece = encoder == null ? chunk : encoder.encode(chunk);
@@ -123,13 +150,16 @@ final class BodyRelay {
                 return;
             }
             if (destination.writeQueueFull()) {
+                // Held back by the relay, the source is not idle: its deadline waits for the drain.
                 source.pause();
+                deadlines.cancel(this);
                 destination.drainHandler(drained);
             }
         });
         source.exceptionHandler(this::sourceFailed);
         source.endHandler(v -> {
             sourceDone = true;
+            deadlines.cancel(this);
             if (endedEarly) {
                 relayedWhenBothDone();
                 return;
@@ -147,7 +177,21 @@ final class BodyRelay {
                 destination.end(this::destinationEnded);
             }
         });
+        readSource();
+    }
+
+    private void readSource() {
+        deadlines.start(this, idleTimeoutMillis);
         source.resume();
+    }
+
+    @Override
+    void expired() {
+        if (!done) {
+            done = true;
+            detach();
+            outcome.sourceTimedOut(endedEarly);
+        }
     }
 
     private void destinationEnded(AsyncResult<Void> ended) {
@@ -207,6 +251,7 @@ final class BodyRelay {
     }
 
     private void detach() {
+        deadlines.cancel(this);
         if (encoder != null) {
             encoder.release();
         }

@@ -8,7 +8,9 @@ import dev.portico.dataplane.UpstreamTap;
 import dev.portico.dataplane.encoding.BodyEncoder;
 import dev.portico.dataplane.encoding.CompressionPolicy;
 import dev.portico.dataplane.stage.forwarding.HopByHopHeaders;
+import io.netty.handler.codec.http.HttpResponse;
 import io.vertx.core.AsyncResult;
+import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
@@ -20,17 +22,21 @@ import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.RequestOptions;
 import org.jboss.logging.Logger;
 
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
  * One request's trip to the upstreams: pick an upstream, get a pooled connection (trying the next upstream when
  * connecting fails, since nothing was sent yet), stream the request body up and the response body down with
- * back-pressure on both sides, and turn every failure into the right local reply or reset.
+ * back-pressure on both sides, forward interim responses, and turn every failure into the right local reply or
+ * reset. As a deadline waiter it times the wait for the response head (the vhost's read timeout); each body relay
+ * times its own source.
  */
-final class UpstreamCall extends ResponseDeadlines.Waiter {
+final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.InterimListener {
 
     private static final Logger LOG = Logger.getLogger(UpstreamCall.class);
     static final CharSequence VIA = HttpHeaders.createOptimized("Via");
+    private static final Handler<Throwable> IGNORE_REQUEST_FAILURE = failure -> { };
 
     private final ForwardStage stage;
     private final Exchange exchange;
@@ -98,6 +104,10 @@ final class UpstreamCall extends ResponseDeadlines.Waiter {
             releasePool();
             return;
         }
+        UpstreamCodec codec = UpstreamCodec.of(request.connection());
+        if (codec != null) {
+            codec.listen(this);
+        }
         send(request);
     }
 
@@ -111,6 +121,9 @@ final class UpstreamCall extends ResponseDeadlines.Waiter {
         out.add(VIA, stage.via(in.version()));
         request.response().onComplete(this::responded);
         if (RequestTarget.hasBody(in)) {
+            // A request reset mid-body (client gone or timed out) reports here too; the response future already
+            // tells this call, and without a handler Vert.x would log each one as an error.
+            request.exceptionHandler(IGNORE_REQUEST_FAILURE);
             if (inHeaders.contains(HttpHeaders.TRANSFER_ENCODING)) {
                 out.remove(HttpHeaders.CONTENT_LENGTH);
                 request.setChunked(true);
@@ -119,7 +132,8 @@ final class UpstreamCall extends ResponseDeadlines.Waiter {
                 // The upstream is connected, so the body has somewhere to go (nginx answers 100 the same way).
                 exchange.response().writeContinue();
             }
-            BodyRelay.start(in, request, new BodyRelay.Outcome() {
+            long bodyTimeout = exchange.loop().clientBodyTimeoutMillis();
+            BodyRelay.start(in, request, deadlines(), bodyTimeout, new BodyRelay.Outcome() {
                 @Override
                 public void relayed() {
                     awaitHead();
@@ -129,6 +143,11 @@ final class UpstreamCall extends ResponseDeadlines.Waiter {
                 public void sourceFailed(Throwable cause) {
                     // The client stopped sending mid-body: never let a truncated body look complete upstream.
                     request.reset();
+                }
+
+                @Override
+                public void sourceTimedOut(boolean destinationEnded) {
+                    clientBodyTimedOut();
                 }
 
                 @Override
@@ -144,23 +163,60 @@ final class UpstreamCall extends ResponseDeadlines.Waiter {
         }
     }
 
-    /** The request is sent: the vhost's read timeout runs until the response head (as with Vert.x's idle timeout). */
+    private ReadDeadlines deadlines() {
+        return exchange.loop().upstreams().readDeadlines();
+    }
+
+    /** The request is sent: the vhost's read timeout runs until the response head (nginx's proxy_read_timeout). */
     private void awaitHead() {
         if (!headReceived) {
-            exchange.loop().upstreams().responseDeadlines().start(this, stage.readTimeoutMillis());
+            deadlines().start(this, stage.readTimeoutMillis());
         }
     }
 
+    /**
+     * No response head, or no piece of a body read for nobody (see {@link #discard}), within the read timeout. The
+     * reset fails the response with this cause, which maps to upstream_response_timeout, and Vert.x closes a
+     * connection whose request it resets mid-response.
+     */
     @Override
     void expired() {
-        // Fails the response future with this cause, which maps to upstream_response_timeout.
-        upstreamRequest.reset(0, new TimeoutException("no response head within " + stage.readTimeoutMillis()
-                + " ms"));
+        upstreamRequest.reset(0, new TimeoutException("nothing read from the upstream for "
+                + stage.readTimeoutMillis() + " ms"));
+    }
+
+    /** An interim response (102, 103...): it restarts the read timeout, and goes on to the client if it may. */
+    @Override
+    public void interim(HttpResponse head) {
+        deadlines().restartIfRunning(this, TimeUnit.MILLISECONDS.toNanos(stage.readTimeoutMillis()));
+        HttpServerRequest in = exchange.request();
+        // RFC 9110 section 15.2: not to HTTP/1.0 clients, which do not know 1xx.
+        if (!clientGone && !exchange.headSent() && !exchange.response().closed()
+                && in.version() == HttpVersion.HTTP_1_1) {
+            HttpVersion received = head.protocolVersion().minorVersion() == 0 ? HttpVersion.HTTP_1_0
+                    : HttpVersion.HTTP_1_1;
+            InterimForwarding.forward(in, head, stage.via(received));
+        }
+    }
+
+    /**
+     * The client sent no piece of its request body for the client body timeout while Portico was reading it: 408 when
+     * no response has begun (nginx answers the same), a reset otherwise, and the upstream request is cancelled so a
+     * truncated body never looks complete there.
+     */
+    private void clientBodyTimedOut() {
+        LOG.debugf("request %s: no request body from the client for %d ms", exchange.requestId(),
+                exchange.loop().clientBodyTimeoutMillis());
+        // This call is done with the client: the cancelled upstream's failure must not answer it again.
+        clientGone = true;
+        exchange.replyLocal(LocalReason.CLIENT_BODY_TIMEOUT, "The request body stopped arriving for "
+                + exchange.loop().clientBodyTimeoutMillis() + " ms", true);
+        upstreamRequest.reset();
     }
 
     private void responded(AsyncResult<HttpClientResponse> result) {
         headReceived = true;
-        exchange.loop().upstreams().responseDeadlines().cancel(this);
+        deadlines().cancel(this);
         if (result.failed()) {
             releasePool();
             if (clientGone) {
@@ -218,7 +274,9 @@ final class UpstreamCall extends ResponseDeadlines.Waiter {
             return;
         }
         exchange.sendHead();
-        responseRelay = BodyRelay.start(upstream, response, tap, encoder, new BodyRelay.Outcome() {
+        long timeout = stage.readTimeoutMillis();
+        ReadDeadlines deadlines = deadlines();
+        responseRelay = BodyRelay.start(upstream, response, tap, encoder, deadlines, timeout, new BodyRelay.Outcome() {
             @Override
             public void sourceEnded() {
                 // Before the client can see the end: a cache stores the response before the client's next request
@@ -243,6 +301,23 @@ final class UpstreamCall extends ResponseDeadlines.Waiter {
                 LOG.debugf("request %s: %s failed while streaming the response: %s", exchange.requestId(),
                         target.spec().origin(), cause);
                 exchange.abort(LocalReason.UPSTREAM_RESET);
+            }
+
+            @Override
+            public void sourceTimedOut(boolean destinationEnded) {
+                finished = true;
+                // The connection is mid-response: Vert.x closes it rather than pool it.
+                upstreamRequest.reset(0, new TimeoutException("no response body for " + stage.readTimeoutMillis()
+                        + " ms"));
+                releasePool();
+                // A cache fill is abandoned: nothing of a body that never ended is stored.
+                tapBroken();
+                LOG.debugf("request %s: %s sent no response body for %d ms", exchange.requestId(),
+                        target.spec().origin(), stage.readTimeoutMillis());
+                if (!destinationEnded) {
+                    // The head is out, so the client learns of it as of any broken upstream: a reset.
+                    exchange.abort(LocalReason.UPSTREAM_RESPONSE_TIMEOUT);
+                }
             }
 
             @Override
@@ -291,12 +366,24 @@ final class UpstreamCall extends ResponseDeadlines.Waiter {
         }
     }
 
-    /** Reads and drops a body the client will not see, so the connection can go back to the pool. */
+    /**
+     * Reads and drops a body the client will not see, so the connection can go back to the pool; the read timeout
+     * runs between its pieces as for any body.
+     */
     private void discard(HttpClientResponse upstream) {
         finished = true;
-        upstream.handler(chunk -> { });
-        upstream.exceptionHandler(e -> releasePool());
-        upstream.endHandler(v -> releasePool());
+        ReadDeadlines deadlines = deadlines();
+        long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(stage.readTimeoutMillis());
+        upstream.handler(chunk -> deadlines.restartIfRunning(this, timeoutNanos));
+        upstream.exceptionHandler(e -> {
+            deadlines.cancel(this);
+            releasePool();
+        });
+        upstream.endHandler(v -> {
+            deadlines.cancel(this);
+            releasePool();
+        });
+        deadlines.start(this, stage.readTimeoutMillis());
         upstream.resume();
     }
 

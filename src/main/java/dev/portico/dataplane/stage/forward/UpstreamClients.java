@@ -29,25 +29,34 @@ public final class UpstreamClients {
     private final Vertx vertx;
     private final Settings settings;
     private final Map<String, PooledClient> pools = new HashMap<>();
-    private final ResponseDeadlines responseDeadlines;
+    private final ReadDeadlines readDeadlines;
 
     /** @param loop the event loop's context, on which every pool and deadline of this instance lives */
     public UpstreamClients(Context loop, Settings settings) {
         this.vertx = loop.owner();
         this.settings = settings;
-        this.responseDeadlines = new ResponseDeadlines(loop);
+        this.readDeadlines = new ReadDeadlines(loop);
     }
 
-    /** This loop's deadlines for upstream response heads (the vhosts' read timeouts). */
-    ResponseDeadlines responseDeadlines() {
-        return responseDeadlines;
+    /**
+     * This loop's read deadlines: the vhosts' read timeouts (response heads and bodies) and the client body timeout.
+     */
+    ReadDeadlines readDeadlines() {
+        return readDeadlines;
     }
 
     /** The pool for a target, created on first use; the caller must {@link PooledClient#release()} it. */
     public PooledClient acquire(UpstreamTarget target, int connectTimeoutMillis) {
         PooledClient pool = pools.get(target.poolKey());
         if (pool == null) {
-            pool = new PooledClient(vertx.createHttpClient(options(target, connectTimeoutMillis)));
+            HttpClientOptions options = options(target, connectTimeoutMillis);
+            HttpClient client = vertx.httpClientBuilder()
+                    .with(options)
+                    .with(options.getPoolOptions())
+                    // Runs as each connection opens, before its first request is written.
+                    .withConnectHandler(connection -> UpstreamCodec.install(connection, options))
+                    .build();
+            pool = new PooledClient(client);
             pools.put(target.poolKey(), pool);
         }
         pool.inFlight++;

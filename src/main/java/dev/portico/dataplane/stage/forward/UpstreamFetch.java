@@ -1,19 +1,25 @@
 package dev.portico.dataplane.stage.forward;
 
 import dev.portico.dataplane.LoopState;
+import io.netty.handler.codec.http.HttpResponse;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
 /**
  * A GET to a vhost's upstreams with no client waiting on it, its body collected in memory up to a limit: how a
  * cache refreshes a stale response in the background ({@code stale-while-revalidate}). Uses the event loop's
- * pools and the passive health of the upstreams like any forwarded request. Runs on the loop's thread.
+ * pools, read deadlines and the passive health of the upstreams like any forwarded request. Runs on the loop's
+ * thread.
  */
 public final class UpstreamFetch {
 
@@ -38,46 +44,99 @@ public final class UpstreamFetch {
         RequestOptions options = new RequestOptions()
                 .setServer(target.server())
                 .setMethod(HttpMethod.GET)
-                .setURI(target.uriFor(pathAndQuery))
-                .setIdleTimeout(stage.readTimeoutMillis());
-        Promise<Result> result = Promise.promise();
+                .setURI(target.uriFor(pathAndQuery));
+        Fetch fetch = new Fetch(loop.upstreams().readDeadlines(), stage.readTimeoutMillis(), maxBody, pool);
         pool.client().request(options).compose(request -> {
             request.headers().addAll(headers);
             request.headers().set(HttpHeaders.HOST, stage.hostFor(authority, target));
             request.headers().add(UpstreamCall.VIA, stage.via(request.version()));
-            return request.send();
+            return fetch.send(request);
         }).onComplete(sent -> {
             if (sent.failed()) {
                 target.health().failed(System.nanoTime());
-                pool.release();
-                result.fail(sent.cause());
+                fetch.failed(sent.cause());
                 return;
             }
             target.health().succeeded();
-            collect(sent.result(), maxBody, pool, result);
+            fetch.collect(sent.result());
         });
-        return result.future();
+        return fetch.result.future();
     }
 
-    private static void collect(HttpClientResponse response, long maxBody, UpstreamClients.PooledClient pool,
-                                Promise<Result> result) {
-        Buffer body = Buffer.buffer();
-        boolean[] tooLarge = {false};
-        response.handler(chunk -> {
-            if (!tooLarge[0] && body.length() + (long) chunk.length() > maxBody) {
-                tooLarge[0] = true;
-            } else if (!tooLarge[0]) {
-                body.appendBuffer(chunk);
+    /**
+     * One fetch, timed like a forwarded request with no client to hold it back: the vhost's read timeout runs from
+     * the request sent to the response head, and between two pieces of the body.
+     */
+    private static final class Fetch extends ReadDeadlines.Waiter implements UpstreamCodec.InterimListener {
+        private final ReadDeadlines deadlines;
+        private final long timeoutMillis;
+        private final long timeoutNanos;
+        private final long maxBody;
+        private final UpstreamClients.PooledClient pool;
+        private final Promise<Result> result = Promise.promise();
+        private HttpClientRequest request;
+        private Buffer body = Buffer.buffer();
+        private boolean released;
+
+        Fetch(ReadDeadlines deadlines, long timeoutMillis, long maxBody, UpstreamClients.PooledClient pool) {
+            this.deadlines = deadlines;
+            this.timeoutMillis = timeoutMillis;
+            this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+            this.maxBody = maxBody;
+            this.pool = pool;
+        }
+
+        Future<HttpClientResponse> send(HttpClientRequest request) {
+            this.request = request;
+            UpstreamCodec codec = UpstreamCodec.of(request.connection());
+            if (codec != null) {
+                codec.listen(this);
             }
-        });
-        response.exceptionHandler(e -> {
-            pool.release();
-            result.tryFail(e);
-        });
-        response.endHandler(v -> {
-            pool.release();
-            result.tryComplete(new Result(response.statusCode(), response.statusMessage(), response.headers(),
-                    tooLarge[0] ? null : body));
-        });
+            Future<HttpClientResponse> response = request.send();
+            deadlines.start(this, timeoutMillis);
+            return response;
+        }
+
+        @Override
+        public void interim(HttpResponse head) {
+            deadlines.restartIfRunning(this, timeoutNanos);
+        }
+
+        @Override
+        void expired() {
+            // Vert.x fails the response (or its body) with this cause and closes the connection.
+            request.reset(0, new TimeoutException("nothing read from the upstream for " + timeoutMillis + " ms"));
+        }
+
+        void collect(HttpClientResponse response) {
+            response.handler(chunk -> {
+                deadlines.restartIfRunning(this, timeoutNanos);
+                if (body != null && body.length() + (long) chunk.length() > maxBody) {
+                    body = null;
+                } else if (body != null) {
+                    body.appendBuffer(chunk);
+                }
+            });
+            response.exceptionHandler(this::failed);
+            response.endHandler(v -> {
+                deadlines.cancel(this);
+                release();
+                result.tryComplete(new Result(response.statusCode(), response.statusMessage(), response.headers(),
+                        body));
+            });
+        }
+
+        void failed(Throwable cause) {
+            deadlines.cancel(this);
+            release();
+            result.tryFail(cause);
+        }
+
+        private void release() {
+            if (!released) {
+                released = true;
+                pool.release();
+            }
+        }
     }
 }

@@ -14,17 +14,20 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Deadlines on a real event loop: when they fire, that cancelled ones never do, and expiries that change others. */
-class ResponseDeadlinesTest {
+/**
+ * Deadlines on a real event loop: when they fire, that cancelled ones never do, that reads push them back, and expiries
+ * that change others.
+ */
+class ReadDeadlinesTest {
 
     private final Context loop = TestVertx.get().getOrCreateContext();
-    private final ResponseDeadlines deadlines = new ResponseDeadlines(loop);
+    private final ReadDeadlines deadlines = new ReadDeadlines(loop);
     /** Milliseconds from the deadline's start on the loop to its expiry, per waiter. */
     private final Map<String, Long> firedAfterMillis = new ConcurrentHashMap<>();
     private final List<String> order = new CopyOnWriteArrayList<>();
 
     /** A waiter that records how long after its start it fired, then runs {@code then} on the loop. */
-    private final class Recorder extends ResponseDeadlines.Waiter {
+    private final class Recorder extends ReadDeadlines.Waiter {
         private final String name;
         private long startedNanos;
         private Runnable then = () -> { };
@@ -83,7 +86,7 @@ class ResponseDeadlinesTest {
         });
         awaitFired(3);
         // Past every deadline and a few sweeps more: the cancelled one stays silent, nothing fires twice.
-        Thread.sleep(4 * ResponseDeadlines.TICK_MILLIS);
+        Thread.sleep(4 * ReadDeadlines.TICK_MILLIS);
         assertEquals(List.of("early", "late", "restarted"), order);
         assertTrue(firedAfterMillis.get("early") >= 100, "fired after " + firedAfterMillis);
         assertTrue(firedAfterMillis.get("late") >= 300, "fired after " + firedAfterMillis);
@@ -112,10 +115,36 @@ class ResponseDeadlinesTest {
             first.start(50);
         });
         awaitFired(2);
-        Thread.sleep(4 * ResponseDeadlines.TICK_MILLIS);
+        Thread.sleep(4 * ReadDeadlines.TICK_MILLIS);
         assertEquals(List.of("first", "restartedByFirst"), order);
         assertTrue(firedAfterMillis.get("restartedByFirst") >= 200,
                 "the restarted deadline counts from its restart: " + firedAfterMillis);
+        assertTrue(empty());
+    }
+
+    @Test
+    void aReadPushesARunningDeadlineBackAndLeavesAStoppedOneStopped() throws Exception {
+        Recorder reading = new Recorder("reading");
+        Recorder stopped = new Recorder("stopped");
+        long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(500);
+        onLoop(() -> {
+            reading.start(500);
+            stopped.start(500);
+            deadlines.cancel(stopped);
+        });
+        // A read every 50 ms for 600 ms: the deadline always lies 500 ms past the last one.
+        for (int i = 0; i < 12; i++) {
+            Thread.sleep(50);
+            onLoop(() -> {
+                deadlines.restartIfRunning(reading, timeoutNanos);
+                deadlines.restartIfRunning(stopped, timeoutNanos);
+            });
+        }
+        assertEquals(List.of(), order, "nothing fires while reads keep coming");
+        awaitFired(1);
+        Thread.sleep(4 * ReadDeadlines.TICK_MILLIS);
+        assertEquals(List.of("reading"), order);
+        assertTrue(firedAfterMillis.get("reading") >= 1100, "fired after " + firedAfterMillis);
         assertTrue(empty());
     }
 

@@ -7,15 +7,16 @@ import org.jboss.logging.Logger;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The upstream response deadlines of one event loop, checked by one sweep every {@link #TICK_MILLIS} while any is
- * pending. A Vert.x timer per request costs a timer object, a concurrent map entry and two priority-queue operations,
- * a few per cent of a small forwarded request; a deadline here is two pointer writes to add and two to remove.
- * A deadline fires up to one tick late, which nginx users will not notice on timeouts of seconds. Owned by one
- * event loop: not thread-safe.
+ * The read deadlines of one event loop (an upstream's response head and body, a client's request body), checked by
+ * one sweep every {@link #TICK_MILLIS} while any is pending. A Vert.x timer per request costs a timer object, a
+ * concurrent map entry and two priority-queue operations, a few per cent of a small forwarded request; a deadline
+ * here is two pointer writes to add and two to remove, and pushing it back after a read is one field write (the
+ * sweep looks at every waiter, so the list needs no order). A deadline fires up to one tick late, which nginx users
+ * will not notice on timeouts of seconds. Owned by one event loop: not thread-safe.
  */
-final class ResponseDeadlines {
+final class ReadDeadlines {
 
-    private static final Logger LOG = Logger.getLogger(ResponseDeadlines.class);
+    private static final Logger LOG = Logger.getLogger(ReadDeadlines.class);
     static final long TICK_MILLIS = 50;
 
     /** Something waiting on one deadline: the deadline's list node, so adding one allocates nothing. */
@@ -40,7 +41,7 @@ final class ResponseDeadlines {
     private boolean sweeping;
 
     /** @param loop the event loop's own context: the sweep runs there, whichever request's context started it */
-    ResponseDeadlines(Context loop) {
+    ReadDeadlines(Context loop) {
         this.loop = (ContextInternal) loop;
         head.previous = head;
         head.next = head;
@@ -56,6 +57,16 @@ final class ResponseDeadlines {
         head.previous = waiter;
         if (!sweeping) {
             scheduleSweep();
+        }
+    }
+
+    /**
+     * Something was read: a running deadline is moved to {@code timeoutNanos} from now, in place; a stopped one
+     * (cancelled, expired, never started) stays stopped. Called per body chunk, so it allocates nothing.
+     */
+    void restartIfRunning(Waiter waiter, long timeoutNanos) {
+        if (waiter.next != null) {
+            waiter.deadlineNanos = System.nanoTime() + timeoutNanos;
         }
     }
 
@@ -110,7 +121,7 @@ final class ResponseDeadlines {
             waiter.expired();
         } catch (RuntimeException e) {
             // Caught so the other expiries are told and the sweep goes on.
-            LOG.error("An expired upstream deadline failed to end its request", e);
+            LOG.error("An expired read deadline failed to end its request", e);
         }
     }
 
