@@ -26,6 +26,7 @@ import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -59,6 +60,11 @@ class PorticoProcessIT {
         final int managementPort = freePort();
 
         Running(Path workDir) throws IOException {
+            this(workDir, null);
+        }
+
+        /** @param adminToken PORTICO_ADMIN_TOKEN, or null to start without one */
+        Running(Path workDir, String adminToken) throws IOException {
             Path app = Path.of(System.getProperty("portico.app.dir", "target/quarkus-app"), "quarkus-run.jar");
             String java = ProcessHandle.current().info().command().orElse("java");
             ProcessBuilder builder = new ProcessBuilder(java,
@@ -70,6 +76,9 @@ class PorticoProcessIT {
                     .directory(workDir.toFile())
                     .redirectErrorStream(true);
             builder.environment().remove("PORTICO_ADMIN_TOKEN");
+            if (adminToken != null) {
+                builder.environment().put("PORTICO_ADMIN_TOKEN", adminToken);
+            }
             builder.environment().remove("QUARKUS_DATASOURCE_JDBC_URL");
             process = builder.start();
             processes.add(process);
@@ -175,6 +184,17 @@ class PorticoProcessIT {
             assertTrue(second.process.waitFor(40, TimeUnit.SECONDS));
             assertEquals(3, accessLogPaths(accessLog).size(), "a restart appends to the access log");
         }
+    }
+
+    @Test
+    void refusesToStartWithAnAdminTokenShorterThan16Characters() throws Exception {
+        Running running = new Running(Files.createTempDirectory("portico-it"), "change-me");
+
+        assertTrue(running.process.waitFor(90, TimeUnit.SECONDS), "Portico must stop, not serve:\n" + running.output);
+        running.reader.join(5000);
+        assertNotEquals(0, running.process.exitValue(), running.output.toString());
+        assertTrue(running.output.toString().contains("PORTICO_ADMIN_TOKEN (portico.admin.token) is 9 characters "
+                + "long; it must have at least 16"), running.output.toString());
     }
 
     private static List<String> accessLogPaths(Path file) throws IOException {

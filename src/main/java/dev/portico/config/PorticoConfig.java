@@ -89,6 +89,13 @@ public interface PorticoConfig {
          * start, only its hash is stored in the database, and it is printed once.
          */
         Optional<String> token();
+
+        /**
+         * Largest request body the API takes. Checked after the token, so only an authenticated client learns of it;
+         * larger bodies get 413 (see {@code dev.portico.management.body}).
+         */
+        @WithDefault("10M")
+        MemorySize maxBodySize();
     }
 
     /** Defaults for connections to upstreams. */

@@ -25,6 +25,7 @@ import static dev.portico.management.Problems.VHOSTS;
 import static dev.portico.management.Problems.assertInvalid;
 import static dev.portico.management.Problems.assertNoVhosts;
 import static dev.portico.management.Problems.assertProblem;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -240,7 +241,8 @@ class CacheApiTest extends CacheTestSupport {
     void badPurgesAndUnknownVhostsAreProblems() {
         String id = cachedVhost("badpurge.test");
         assertInvalid(Api.given().queryParam("path", "/a").queryParam("prefix", "/b").delete(cachePath(id)),
-                "prefix");
+                "path", "prefix").body("detail", equalTo("Give either path or prefix, not both"))
+                .body("errors.reason", contains("cannot be combined with prefix", "cannot be combined with path"));
         assertInvalid(Api.given().queryParam("path", "a").delete(cachePath(id)), "path");
         assertInvalid(Api.given().queryParam("prefix", "img").delete(cachePath(id)), "prefix");
 

@@ -3,6 +3,7 @@ package dev.portico.management.auth;
 import dev.portico.config.PorticoConfig;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.configuration.ConfigurationException;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
@@ -18,14 +19,16 @@ import java.util.HexFormat;
 import java.util.List;
 
 /**
- * The management API's bearer token. {@code PORTICO_ADMIN_TOKEN} wins; without it, the first instance to start
- * generates one, stores only its SHA-256 in the database and prints the token once. Every replica sharing the
- * database then accepts the same token.
+ * The management API's bearer token. {@code PORTICO_ADMIN_TOKEN} wins (at least {@value #MIN_LENGTH} characters, or
+ * Portico does not start); without it, the first instance to start generates one, stores only its SHA-256 in the
+ * database and prints the token once. Every replica sharing the database then accepts the same token.
  */
 @Singleton
 public class AdminToken {
 
     private static final Logger LOG = Logger.getLogger(AdminToken.class);
+    /** Shortest configured token accepted; a generated one has 43 characters (256 random bits). */
+    static final int MIN_LENGTH = 16;
 
     private final PorticoConfig config;
     private final EntityManager entityManager;
@@ -39,7 +42,7 @@ public class AdminToken {
     void init(@Observes @Priority(10) StartupEvent event) {
         var configured = config.admin().token().filter(t -> !t.isBlank());
         if (configured.isPresent()) {
-            expectedSha256 = sha256(configured.get().trim());
+            expectedSha256 = sha256(checkedLength(configured.get()));
             return;
         }
         String generated = generate();
@@ -62,6 +65,23 @@ public class AdminToken {
             LOG.info("Management API token: using the generated token stored earlier (set PORTICO_ADMIN_TOKEN to "
                     + "choose one)");
         }
+    }
+
+    /**
+     * The configured token without surrounding spaces.
+     *
+     * @throws ConfigurationException when it is shorter than {@link #MIN_LENGTH}, which stops the start: the API
+     *                                is reachable over the network, and a short token can be guessed by trying
+     */
+    static String checkedLength(String configured) {
+        String token = configured.strip();
+        if (token.length() < MIN_LENGTH) {
+            throw new ConfigurationException("PORTICO_ADMIN_TOKEN (portico.admin.token) is " + token.length()
+                    + " characters long; it must have at least " + MIN_LENGTH + ", because anyone who can reach the "
+                    + "API port may try tokens until one works. Generate one with 'openssl rand -hex 16', or unset "
+                    + "it and Portico generates and prints one");
+        }
+        return token;
     }
 
     /** Constant-time check of a presented token. */

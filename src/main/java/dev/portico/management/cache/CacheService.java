@@ -5,10 +5,12 @@ import dev.portico.cache.ResponseStore;
 import dev.portico.config.CompiledVhost;
 import dev.portico.config.SnapshotHolder;
 import dev.portico.management.error.ApiProblem;
+import dev.portico.management.error.FieldError;
 import dev.portico.stats.LiveStats;
 import dev.portico.stats.StatsAggregator;
 import jakarta.inject.Singleton;
 
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -66,7 +68,9 @@ public class CacheService {
     public PurgeResult purge(UUID id, String path, String prefix) {
         vhost(id);
         if (path != null && prefix != null) {
-            throw ApiProblem.invalid("prefix", "give either path or prefix, not both");
+            throw new ApiProblem(400, "validation", "Invalid request", "Give either path or prefix, not both",
+                    List.of(new FieldError("path", "cannot be combined with prefix"),
+                            new FieldError("prefix", "cannot be combined with path")));
         }
         if (path != null && !path.startsWith("/")) {
             throw ApiProblem.invalid("path", "must start with /");

@@ -48,6 +48,12 @@ public class ApiProblem extends RuntimeException {
         return new ApiProblem(412, "stale-version", "Precondition failed", detail);
     }
 
+    /** 413: the body is larger than the API takes; the connection is closed after the answer. */
+    public static ApiProblem bodyTooLarge(long limitBytes) {
+        return new ApiProblem(413, "body-too-large", "Content Too Large", "The request body is larger than the "
+                + limitBytes + " bytes this API takes (portico.admin.max-body-size)");
+    }
+
     public static ApiProblem databaseUnavailable() {
         return new ApiProblem(503, "database-unavailable", "Service unavailable",
                 "The configuration database cannot be reached; the data plane keeps serving its last configuration. "

@@ -1,11 +1,14 @@
 package dev.portico.management.error;
 
 import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import jakarta.persistence.OptimisticLockException;
 import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.hibernate.StaleStateException;
@@ -62,12 +65,18 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response malformedJson(JsonParseException e, UriInfo uri) {
+        String duplicate = duplicateKey(e);
+        if (duplicate != null) {
+            String reason = "is given twice in the same object: JSON keys must be unique";
+            return respond(400, "validation", "Invalid request", duplicate + " " + reason, uri,
+                    List.of(new FieldError(duplicate, reason))).build();
+        }
         return respond(400, "malformed-json", "Malformed JSON", "The body is not valid JSON: " + e.getOriginalMessage(),
                 uri, List.of(new FieldError("body", "is not valid JSON"))).build();
     }
 
     @ServerExceptionMapper
-    public Response webApplication(WebApplicationException e, UriInfo uri) {
+    public Response webApplication(WebApplicationException e, UriInfo uri, Request request) {
         // Quarkus REST's JSON reader wraps syntax errors (and some binding errors) in a plain 400.
         if (e.getCause() instanceof JsonParseException parse) {
             return malformedJson(parse, uri);
@@ -79,14 +88,22 @@ public class ProblemMappers {
         Response.Status.Family family = Response.Status.Family.familyOf(status);
         String title = Response.Status.fromStatusCode(status) == null ? "Error"
                 : Response.Status.fromStatusCode(status).getReasonPhrase();
-        String type = switch (status) {
-            case 404 -> "not-found";
-            case 405 -> "method-not-allowed";
-            case 406 -> "not-acceptable";
-            case 415 -> "unsupported-media-type";
-            default -> family == Response.Status.Family.CLIENT_ERROR ? "bad-request" : "internal";
+        String path = uri == null ? "" : uri.getRequestUri().getPath();
+        // The framework's own messages ("did not match the value in @Consumes") mean nothing to an API client.
+        Response.ResponseBuilder response = switch (status) {
+            case 404 -> respond(status, "not-found", title, "There is no API resource at " + path
+                    + "; the OpenAPI document (/q/openapi on the management port) lists them", uri, List.of());
+            case 405 -> respond(status, "method-not-allowed", title, path + " does not take " + request.getMethod(),
+                    uri, List.of());
+            case 406 -> respond(status, "not-acceptable", title, "This API answers only application/json (and "
+                    + "application/problem+json for errors); send Accept: application/json or leave Accept out", uri,
+                    List.of());
+            case 415 -> respond(status, "unsupported-media-type", title, "The body must be JSON, sent with "
+                    + "Content-Type: application/json", uri, List.of());
+            default -> respond(status, family == Response.Status.Family.CLIENT_ERROR ? "bad-request" : "internal",
+                    title, e.getMessage(), uri, List.of());
         };
-        return respond(status, type, title, e.getMessage(), uri, List.of()).build();
+        return response.build();
     }
 
     /** Persistence failures: stale versions, unique keys lost in a race, and an unreachable database. */
@@ -145,6 +162,26 @@ public class ProblemMappers {
             return "an array";
         }
         return "an object";
+    }
+
+    /**
+     * The path of the key a {@code STRICT_DUPLICATE_DETECTION} parser refused, such as {@code upstreams[0].url}, or
+     * null for any other syntax error. Jackson has no exception type of its own for it, only this message.
+     */
+    private static String duplicateKey(JsonParseException e) {
+        JsonParser parser = e.getProcessor();
+        if (parser == null || !String.valueOf(e.getOriginalMessage()).startsWith("Duplicate field '")) {
+            return null;
+        }
+        StringBuilder out = new StringBuilder();
+        for (JsonStreamContext c = parser.getParsingContext(); c != null && !c.inRoot(); c = c.getParent()) {
+            if (c.inArray()) {
+                out.insert(0, "[" + c.getCurrentIndex() + "]");
+            } else {
+                out.insert(0, (c.getParent() == null || c.getParent().inRoot() ? "" : ".") + c.getCurrentName());
+            }
+        }
+        return out.toString();
     }
 
     private static String path(JsonMappingException e) {

@@ -1,10 +1,13 @@
 package dev.portico.management.status;
 
+import dev.portico.config.CompiledVhost;
 import dev.portico.config.RoutingSnapshot;
 import dev.portico.config.SnapshotHolder;
 import dev.portico.config.SnapshotReloader;
+import dev.portico.config.StaticSpec;
 import dev.portico.dataplane.DataPlaneServer;
 import dev.portico.management.error.Problem;
+import dev.portico.management.vhost.StaticRootProbe;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -14,6 +17,9 @@ import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /** {@code /api/v1/status}: which configuration the data plane serves and whether the last reload worked. */
 @Path("/api/v1/status")
@@ -46,6 +52,18 @@ public class StatusResource {
         return new StatusView(snapshot.version(), snapshots.hasPublished() ? snapshot.builtAt() : null,
                 snapshot.vhosts().size(), lastError, lastError == null ? null : reloader.lastErrorAt(),
                 reloader.databaseReachable(), reloader.databaseError(), dataPlane.isListening(), dataPlane.port(),
-                dataPlane.inFlight(), snapshot.viaPseudonym());
+                dataPlane.inFlight(), snapshot.viaPseudonym(), staticRootWarnings(snapshot));
+    }
+
+    private static List<StatusView.StaticRootWarning> staticRootWarnings(RoutingSnapshot snapshot) {
+        List<StatusView.StaticRootWarning> out = new ArrayList<>();
+        for (CompiledVhost vhost : snapshot.vhosts()) {
+            StaticSpec files = vhost.spec().staticFiles();
+            String problem = files == null ? null : StaticRootProbe.problem(files.root());
+            if (problem != null) {
+                out.add(new StatusView.StaticRootWarning(vhost.name(), files.root(), problem));
+            }
+        }
+        return out;
     }
 }

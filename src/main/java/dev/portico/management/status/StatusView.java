@@ -3,6 +3,7 @@ package dev.portico.management.status;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.time.Instant;
+import java.util.List;
 
 /** What {@code GET /api/v1/status} reports. */
 @Schema(name = "Status")
@@ -18,5 +19,13 @@ public record StatusView(
         boolean dataPlaneListening,
         int dataPlanePort,
         int inFlightRequests,
-        @Schema(description = "This instance's pseudonym in Via headers") String via) {
+        @Schema(description = "This instance's pseudonym in Via headers") String via,
+        @Schema(description = "Vhosts of the served snapshot whose static.root is not a readable directory: they "
+                + "serve no file until it is") List<StaticRootWarning> staticRootWarnings) {
+
+    /** A vhost whose static root cannot be served from, and why. */
+    @Schema(name = "StaticRootWarning")
+    public record StaticRootWarning(String vhost, String root,
+                                    @Schema(example = "does not exist") String problem) {
+    }
 }

@@ -17,7 +17,7 @@ import java.util.TreeMap;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 // What GET adds is accepted and ignored on input, so a GET, edit, PUT round trip works.
-@JsonIgnoreProperties({"id", "version", "createdAt", "updatedAt"})
+@JsonIgnoreProperties({"id", "version", "createdAt", "updatedAt", "warnings"})
 @Schema(name = "VhostDefinition",
         description = "A virtual host: which host names it answers, which directory it serves and where it forwards")
 public record VhostDefinition(

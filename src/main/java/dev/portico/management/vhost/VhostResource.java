@@ -1,5 +1,6 @@
 package dev.portico.management.vhost;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.portico.management.error.Problem;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -21,13 +22,18 @@ import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import java.util.List;
 import java.util.UUID;
 
-/** {@code /api/v1/vhosts}: create, read, replace and delete vhosts; every change is live when the call returns. */
+/**
+ * {@code /api/v1/vhosts}: create, read, replace and delete vhosts; every change is live when the call returns.
+ * Bodies arrive as a JSON tree and are bound by the validator, so a value of the wrong JSON type is reported together
+ * with every other invalid field instead of alone.
+ */
 @Path("/api/v1/vhosts")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
@@ -62,7 +68,15 @@ public class VhostResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "409", description = "The name or a host name is already used by another vhost",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    public Response create(VhostDefinition definition, @Context UriInfo uri) {
+    @APIResponse(responseCode = "413", description = "The body is larger than the API's limit "
+            + "(portico.admin.max-body-size)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "415", description = "The body is not sent as application/json",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public Response create(@RequestBody(required = true,
+                                   content = @Content(schema = @Schema(implementation = VhostDefinition.class)))
+                           JsonNode definition,
+                           @Context UriInfo uri) {
         VhostView view = service.create(definition);
         return Response.created(uri.getAbsolutePathBuilder().path(view.id().toString()).build())
                 .tag(etag(view))
@@ -85,23 +99,31 @@ public class VhostResource {
 
     @PUT
     @Path("{id}")
-    @Operation(summary = "Replace a vhost", description = "Send If-Match with the ETag (or version) read earlier to "
+    @Operation(summary = "Replace a vhost", description = "Send If-Match with the ETag read earlier to "
             + "refuse the change if someone else changed the vhost meanwhile.")
     @APIResponse(responseCode = "200", description = "Replaced; ETag carries the new version",
             headers = @Header(ref = "ETag"),
             content = @Content(schema = @Schema(implementation = VhostView.class)))
-    @APIResponse(responseCode = "400", description = "Invalid field(s)",
+    @APIResponse(responseCode = "400", description = "Invalid field(s), each named in errors[], or an If-Match that is "
+            + "not * or a list of quoted entity tags",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = "No such vhost",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "409", description = "The name or a host name is used by another vhost",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "412", description = "If-Match does not match the current version",
+    @APIResponse(responseCode = "412", description = "If-Match names no current ETag of the vhost",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "413", description = "The body is larger than the API's limit "
+            + "(portico.admin.max-body-size)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "415", description = "The body is not sent as application/json",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Response replace(@PathParam("id") UUID id,
-                            @Parameter(description = "ETag or version the change is based on")
+                            @Parameter(description = "The ETag the change is based on, quoted as GET returns it, or *")
                             @HeaderParam("If-Match") String ifMatch,
-                            VhostDefinition definition) {
+                            @RequestBody(required = true,
+                                    content = @Content(schema = @Schema(implementation = VhostDefinition.class)))
+                            JsonNode definition) {
         VhostView view = service.replace(id, definition, ifMatch);
         return Response.ok(view).tag(etag(view)).build();
     }
@@ -110,12 +132,15 @@ public class VhostResource {
     @Path("{id}")
     @Operation(summary = "Delete a vhost")
     @APIResponse(responseCode = "204", description = "Deleted")
+    @APIResponse(responseCode = "400", description = "An If-Match that is not * or a list of quoted entity tags",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "404", description = "No such vhost",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "412", description = "If-Match does not match the current version",
+    @APIResponse(responseCode = "412", description = "If-Match names no current ETag of the vhost",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Response delete(@PathParam("id") UUID id,
-                           @Parameter(description = "ETag or version the deletion is based on")
+                           @Parameter(description = "The ETag the deletion is based on, quoted as GET returns "
+                                   + "it, or *")
                            @HeaderParam("If-Match") String ifMatch) {
         service.delete(id, ifMatch);
         return Response.noContent().build();

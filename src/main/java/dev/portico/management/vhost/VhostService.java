@@ -1,5 +1,6 @@
 package dev.portico.management.vhost;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.portico.config.CompileException;
 import dev.portico.config.SnapshotCompiler;
 import dev.portico.config.SnapshotReloader;
@@ -43,7 +44,8 @@ public class VhostService {
         return VhostMapper.toView(find(id));
     }
 
-    public VhostView create(VhostDefinition input) {
+    /** @param input the request body as parsed JSON; it is bound and validated here, every bad field at once */
+    public VhostView create(JsonNode input) {
         VhostDefinition definition = VhostValidator.normalise(input);
         Committed committed = QuarkusTransaction.requiringNew().call(() -> {
             UUID id = UUID.randomUUID();
@@ -62,7 +64,8 @@ public class VhostService {
         return committed.view();
     }
 
-    public VhostView replace(UUID id, VhostDefinition input, String ifMatch) {
+    /** @param ifMatch the If-Match header, or null; see {@link IfMatch} */
+    public VhostView replace(UUID id, JsonNode input, String ifMatch) {
         VhostDefinition definition = VhostValidator.normalise(input);
         Committed committed = QuarkusTransaction.requiringNew().call(() -> {
             VhostEntity entity = find(id);
@@ -110,26 +113,11 @@ public class VhostService {
         return Instant.now().truncatedTo(ChronoUnit.MICROS);
     }
 
-    /** If-Match: {@code *}, or a list of entity tags of which one must be the current version. */
     private static void checkVersion(VhostEntity entity, String ifMatch) {
-        if (ifMatch == null || ifMatch.isBlank() || ifMatch.trim().equals("*")) {
-            return;
+        if (!IfMatch.allows(ifMatch, entity.version)) {
+            throw ApiProblem.preconditionFailed("The vhost is at version " + entity.version + " (ETag \""
+                    + entity.version + "\"), not " + ifMatch.strip() + "; fetch it again and reapply the change");
         }
-        String current = Long.toString(entity.version);
-        for (String tag : ifMatch.split(",")) {
-            String t = tag.trim();
-            if (t.startsWith("W/")) {
-                t = t.substring(2);
-            }
-            if (t.length() >= 2 && t.startsWith("\"") && t.endsWith("\"")) {
-                t = t.substring(1, t.length() - 1);
-            }
-            if (t.equals(current)) {
-                return;
-            }
-        }
-        throw ApiProblem.preconditionFailed("The vhost is at version " + current + ", not " + ifMatch.trim()
-                + "; fetch it again and reapply the change");
     }
 
     private void checkUnique(VhostDefinition definition, UUID self) {

@@ -1,8 +1,10 @@
 package dev.portico.management.vhost;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.portico.dataplane.stage.forwarding.HopByHopHeaders;
 import dev.portico.management.error.ApiProblem;
 import dev.portico.management.error.FieldError;
+import dev.portico.management.json.JsonRecordReader;
 import dev.portico.management.vhost.VhostDefinition.HeaderRulesDefinition;
 import dev.portico.management.vhost.VhostDefinition.UpstreamDefinition;
 
@@ -17,7 +19,8 @@ import java.util.regex.Pattern;
 
 /**
  * Checks a client's {@link VhostDefinition} field by field and returns it normalised (defaults filled in, host
- * names lower case, durations in canonical form). Reports every bad field at once, never just the first.
+ * names lower case, durations in canonical form). Reports every bad field at once, never just the first: values of
+ * the wrong JSON type and unknown fields together with the values that break a rule.
  */
 final class VhostValidator {
 
@@ -40,11 +43,20 @@ final class VhostValidator {
     private VhostValidator() {
     }
 
-    /** @throws ApiProblem 400 listing every invalid field */
-    static VhostDefinition normalise(VhostDefinition in) {
-        if (in == null) {
+    /** @throws ApiProblem 400 listing every invalid field, whether of the wrong JSON type or breaking a rule */
+    static VhostDefinition normalise(JsonNode body) {
+        if (body == null || !body.isObject()) {
             throw ApiProblem.invalid("body", "must be a JSON object describing the vhost");
         }
+        JsonRecordReader.Result<VhostDefinition> read = JsonRecordReader.read(body, VhostDefinition.class);
+        return normalise(read.value(), read.errors());
+    }
+
+    /**
+     * @param bindErrors fields already refused for their JSON type (and left null); the rules do not report them
+     *                   again, nor anything inside them
+     */
+    private static VhostDefinition normalise(VhostDefinition in, List<FieldError> bindErrors) {
         VhostValidator v = new VhostValidator();
         VhostDefinition.StaticDefinition staticFiles = StaticSettingsCheck.normalise(in.staticFiles(), v.errors);
         VhostDefinition.CacheDefinition cache = CacheSettingsCheck.normalise(in.cache(), v.errors);
@@ -69,10 +81,21 @@ final class VhostValidator {
                 cache,
                 staticFiles,
                 compression);
-        if (!v.errors.isEmpty()) {
-            throw ApiProblem.invalid(v.errors);
+        List<FieldError> all = new ArrayList<>(bindErrors);
+        for (FieldError error : v.errors) {
+            if (bindErrors.stream().noneMatch(bad -> within(error.field(), bad.field()))) {
+                all.add(error);
+            }
+        }
+        if (!all.isEmpty()) {
+            throw ApiProblem.invalid(all);
         }
         return out;
+    }
+
+    /** Whether {@code field} is {@code outer} or lies inside it ({@code upstreams[0].url} inside {@code upstreams}). */
+    private static boolean within(String field, String outer) {
+        return field.equals(outer) || field.startsWith(outer + ".") || field.startsWith(outer + "[");
     }
 
     private void error(String field, String reason) {

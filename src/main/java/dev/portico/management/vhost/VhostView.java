@@ -1,6 +1,7 @@
 package dev.portico.management.vhost;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.portico.management.error.FieldError;
 import dev.portico.management.vhost.VhostDefinition.AccessLogDefinition;
 import dev.portico.management.vhost.VhostDefinition.CacheDefinition;
 import dev.portico.management.vhost.VhostDefinition.CompressionDefinition;
@@ -38,7 +39,10 @@ public record VhostView(
         StaticDefinition staticFiles,
         CompressionDefinition compression,
         Instant createdAt,
-        Instant updatedAt) {
+        Instant updatedAt,
+        @Schema(description = "What is accepted but will not work as it stands, such as a static.root that does not "
+                + "exist yet; checked on every read, so a warning goes once the cause is fixed. Ignored when sent back")
+        List<FieldError> warnings) {
 
     static VhostView of(VhostEntity entity, VhostDefinition d) {
         return new VhostView(entity.id, entity.version, d.name(), d.hostnames(), d.enabled(), d.preserveHost(),
@@ -46,6 +50,7 @@ public record VhostView(
                 HeaderRulesDefinition.inNameOrder(d.requestHeaders()),
                 HeaderRulesDefinition.inNameOrder(d.responseHeaders()), AccessLogDefinition.normalised(d.accessLog()),
                 CacheSettingsCheck.normalised(d.cache()), d.staticFiles(),
-                CompressionSettingsCheck.normalised(d.compression()), entity.createdAt, entity.updatedAt);
+                CompressionSettingsCheck.normalised(d.compression()), entity.createdAt, entity.updatedAt,
+                StaticRootProbe.warnings(d));
     }
 }

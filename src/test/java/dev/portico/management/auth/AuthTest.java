@@ -63,10 +63,19 @@ class AuthTest {
     }
 
     @Test
-    void aTokenWithAnotherSchemeIs401() {
+    void aTokenWithAnotherSchemeIs401SayingTheSchemeIsWrong() {
         Response response = RestAssured.given().header("Authorization", "Basic " + Api.TOKEN).get(VHOSTS);
 
-        assertProblem(response, 401, "unauthorized");
+        assertProblem(response, 401, "unauthorized")
+                .body("detail", equalTo("The Authorization header uses the 'Basic' scheme; this API takes "
+                        + "'Authorization: Bearer <token>'"));
+    }
+
+    @Test
+    void theBearerSchemeWithoutATokenIs401SayingSo() {
+        Response response = RestAssured.given().header("Authorization", "Bearer ").get(VHOSTS);
+
+        assertProblem(response, 401, "unauthorized").body("detail", containsString("no token"));
     }
 
     @Test
@@ -87,6 +96,12 @@ class AuthTest {
     void theSchemeIsCaseInsensitive() {
         RestAssured.given().header("Authorization", "bearer " + Api.TOKEN).get(VHOSTS).then().statusCode(200);
         RestAssured.given().header("Authorization", "BEARER " + Api.TOKEN).get(VHOSTS).then().statusCode(200);
+    }
+
+    @Test
+    void theTokenIsTakenWithoutTheSpacesAroundIt() {
+        RestAssured.given().header("Authorization", "Bearer    " + Api.TOKEN + "   ").get(VHOSTS).then()
+                .statusCode(200);
     }
 
     @Test
@@ -118,7 +133,8 @@ class AuthTest {
     void anUnsupportedMethodIsAProblem405() {
         Response response = Api.given().patch(VHOSTS);
 
-        assertProblem(response, 405, "method-not-allowed");
+        assertProblem(response, 405, "method-not-allowed")
+                .body("detail", startsWith("/api/v1/vhosts does not take PATCH"));
     }
 
     @Test

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 
 import static dev.portico.management.Problems.VHOSTS;
+import static dev.portico.management.Problems.assertInvalid;
 import static dev.portico.management.Problems.assertNoVhosts;
 import static dev.portico.management.Problems.assertProblem;
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -214,13 +215,37 @@ class VhostApiTest {
     }
 
     @Test
-    void ifMatchAcceptsTheBareVersionAndWeakOrListedTags() {
+    void ifMatchAcceptsTheEtagAmongOthers() {
         String id = post(Api.vhost("shop", "shop.example.com", UPSTREAM)).path("id");
 
-        put(id, Api.vhost("shop", "shop.example.com", UPSTREAM), "1").then().statusCode(200);
-        put(id, Api.vhost("shop", "shop.example.com", UPSTREAM), "W/\"2\"").then().statusCode(200);
-        put(id, Api.vhost("shop", "shop.example.com", UPSTREAM), "\"17\", \"3\"").then().statusCode(200)
-                .body("version", equalTo(4));
+        put(id, Api.vhost("shop", "shop.example.com", UPSTREAM), "\"17\", \"1\"").then().statusCode(200);
+        put(id, Api.vhost("shop", "shop.example.com", UPSTREAM), " \"a,b\" ,, \"2\" ").then().statusCode(200)
+                .body("version", equalTo(3));
+    }
+
+    @Test
+    void ifMatchWithoutQuotesIs400AndChangesNothing() {
+        Response created = post(Api.vhost("shop", "shop.example.com", UPSTREAM));
+        String id = created.path("id");
+
+        for (String unquoted : new String[]{"1", "\"1\" 1", "W/1", "\"1", "\"1\", 1"}) {
+            Response refused = put(id, Api.vhost("shop", "www.example.com", UPSTREAM), unquoted);
+
+            assertInvalid(refused, "If-Match");
+            assertProblem(Api.given().header("If-Match", unquoted).delete(VHOSTS + "/" + id), 400, "validation");
+        }
+        assertEquals(created.asString(), Api.given().get(VHOSTS + "/" + id).asString());
+    }
+
+    @Test
+    void aWeakEtagNeverMatchesBecauseIfMatchComparesStrongly() {
+        Response created = post(Api.vhost("shop", "shop.example.com", UPSTREAM));
+        String id = created.path("id");
+
+        Response refused = put(id, Api.vhost("shop", "www.example.com", UPSTREAM), "W/\"1\"");
+
+        assertProblem(refused, 412, "stale-version");
+        assertEquals(created.asString(), Api.given().get(VHOSTS + "/" + id).asString());
     }
 
     @Test

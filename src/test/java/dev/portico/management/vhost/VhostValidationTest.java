@@ -320,7 +320,8 @@ class VhostValidationTest {
     void aBodyThatIsNotJsonIsRefusedAsUnsupported() {
         Response response = Api.given().contentType("text/plain").body("name=shop").post(VHOSTS);
 
-        assertProblem(response, 415, "unsupported-media-type");
+        assertProblem(response, 415, "unsupported-media-type")
+                .body("detail", equalTo("The body must be JSON, sent with Content-Type: application/json"));
         assertNoVhosts();
     }
 
@@ -345,6 +346,80 @@ class VhostValidationTest {
         assertEquals(7, errors.size());
         response.then().body("detail", containsString("7"));
         assertNoVhosts();
+    }
+
+    @Test
+    void aValueOfTheWrongTypeIsListedWithEveryOtherInvalidField() {
+        String body = "{\"name\":\"bad name!\",\"hostnames\":\"x\",\"upstreams\":[{\"url\":\"ftp://x\"}]}";
+
+        Response response = Api.given().body(body).post(VHOSTS);
+
+        assertInvalid(response).body("errors.field", containsInAnyOrder("name", "hostnames", "upstreams[0].url"))
+                .body("detail", containsString("3 fields"));
+        assertEquals("has the wrong type: must be an array", reasonFor(response, "hostnames"));
+        assertNoVhosts();
+    }
+
+    @Test
+    void everyValueOfTheWrongTypeIsListed() {
+        JsonObject body = valid()
+                .put("enabled", "yes")
+                .put("upstreams", new JsonArray()
+                        .add(new JsonObject().put("url", UPSTREAM).put("weight", "2"))
+                        .add(new JsonObject().put("url", 5).put("weight", 1.5)))
+                .put("readTimeout", 30)
+                .put("responseHeaders", new JsonObject().put("set", new JsonObject().put("X-A", 1)))
+                .put("cache", new JsonObject().put("enabled", 1).put("ignoreQueryParams", "utm_source"))
+                .put("static", new JsonObject().put("root", "/srv/site").put("index", new JsonArray().add(true)))
+                .put("upstream", "typo");
+
+        Response response = Api.given().body(body.encode()).post(VHOSTS);
+
+        assertInvalid(response).body("errors.field", containsInAnyOrder("enabled", "upstreams[0].weight",
+                "upstreams[1].url", "upstreams[1].weight", "readTimeout", "responseHeaders.set.X-A", "cache.enabled",
+                "cache.ignoreQueryParams", "static.index[0]", "upstream"));
+        assertEquals("is not a known field", reasonFor(response, "upstream"));
+        assertEquals("has the wrong type: must be a whole number", reasonFor(response, "upstreams[1].weight"));
+        assertNoVhosts();
+    }
+
+    @Test
+    void aNumberIsNotAString() {
+        Response response = Api.given().body(valid().put("name", 5).encode()).post(VHOSTS);
+
+        assertInvalid(response, "name");
+        assertEquals("has the wrong type: must be a string", reasonFor(response, "name"));
+        assertNoVhosts();
+    }
+
+    @Test
+    void aKeyGivenTwiceIsRefusedByPath() {
+        String topLevel = "{\"name\": \"shop\", \"name\": \"other\", \"hostnames\": [\"shop.example.com\"], "
+                + "\"upstreams\": [{\"url\": \"" + UPSTREAM + "\"}]}";
+        String nested = "{\"name\": \"shop\", \"hostnames\": [\"shop.example.com\"], \"upstreams\": "
+                + "[{\"url\": \"" + UPSTREAM + "\"}, {\"url\": \"" + UPSTREAM + "\", \"url\": \"http://x\"}]}";
+
+        assertInvalid(Api.given().body(topLevel).post(VHOSTS), "name");
+        assertInvalid(Api.given().body(nested).post(VHOSTS), "upstreams[1].url")
+                .body("errors[0].reason", containsString("twice"));
+        assertNoVhosts();
+    }
+
+    @Test
+    void timeoutErrorsListOnlyTheUnitsATimeoutTakes() {
+        for (String value : new String[]{"5x", "1d"}) {
+            Response response = Api.given().body(valid().put("connectTimeout", value).encode()).post(VHOSTS);
+
+            assertInvalid(response, "connectTimeout");
+            assertEquals("must be a whole number followed by ms, s, m or h, e.g. 5s",
+                    reasonFor(response, "connectTimeout"));
+        }
+        assertNoVhosts();
+    }
+
+    private static String reasonFor(Response response, String field) {
+        return errors(response).stream().filter(e -> e.get("field").equals(field)).map(e -> e.get("reason"))
+                .findFirst().orElseThrow(() -> new AssertionError(field + " not named in " + response.asString()));
     }
 
     /** Arguments: description, field to be named, and the invalid body (a string, so Quarkus can pass it on). */
