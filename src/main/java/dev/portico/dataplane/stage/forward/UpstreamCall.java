@@ -119,7 +119,7 @@ final class UpstreamCall extends ResponseDeadlines.Waiter {
                 // The upstream is connected, so the body has somewhere to go (nginx answers 100 the same way).
                 exchange.response().writeContinue();
             }
-            BodyRelay.start(in, request, new BodyRelay.Outcome() {
+            BodyRelay.start(exchange.requestBody(), request, new BodyRelay.Outcome() {
                 @Override
                 public void relayed() {
                     awaitHead();
