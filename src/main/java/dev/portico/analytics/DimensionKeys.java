@@ -4,7 +4,8 @@ import dev.portico.dataplane.stage.forwarding.TrustedProxies;
 
 /**
  * How a {@link Sample} becomes the keys counted per dimension. Values are cut to a sane length first, so one
- * client sending megabyte-long paths cannot make a bucket big.
+ * client sending megabyte-long paths cannot make a bucket big, and made storable (a NUL byte in a path must not
+ * make PostgreSQL refuse the bucket).
  */
 final class DimensionKeys {
 
@@ -69,15 +70,16 @@ final class DimensionKeys {
         return truncate(referrer.strip(), MAX_REFERRER);
     }
 
+    /** Cut to {@code max} characters and made {@link StorableText storable}: every key goes to PostgreSQL. */
     static String truncate(String value, int max) {
         if (value == null) {
             return "-";
         }
         if (value.length() <= max) {
-            return value;
+            return StorableText.of(value);
         }
         // Never cut a surrogate pair in half: the key ends up in JSON.
         int end = Character.isHighSurrogate(value.charAt(max - 1)) ? max - 1 : max;
-        return value.substring(0, end);
+        return StorableText.of(value.substring(0, end));
     }
 }

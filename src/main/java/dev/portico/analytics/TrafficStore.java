@@ -20,6 +20,13 @@ import java.util.UUID;
 @ApplicationScoped
 public class TrafficStore {
 
+    /** A bucket that cannot be stored however often it is tried: its data, or the row it would merge into, is bad. */
+    static final class BucketRefused extends RuntimeException {
+        BucketRefused(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     private static final TypeReference<List<TopItem>> TOP_LIST = new TypeReference<>() {
     };
     private static final int TRANSACTION_TIMEOUT_SECONDS = 30;
@@ -34,7 +41,11 @@ public class TrafficStore {
         this.top = Math.max(1, config.analytics().top());
     }
 
-    /** Adds closed buckets to the stored ones in one transaction; buckets of deleted vhosts are skipped. */
+    /**
+     * Adds closed buckets to the stored ones in one transaction; buckets of deleted vhosts are skipped.
+     *
+     * @throws BucketRefused when a bucket cannot be stored, nor merged with its stored row
+     */
     public void save(List<TrafficMinute> minutes) {
         QuarkusTransaction.requiringNew().timeout(TRANSACTION_TIMEOUT_SECONDS).run(() -> {
             for (TrafficMinute minute : minutes) {
@@ -103,7 +114,7 @@ public class TrafficStore {
         try {
             return json.writeValueAsString(items);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write a top list as JSON", e);
+            throw new BucketRefused("cannot write a top list as JSON", e);
         }
     }
 
@@ -111,7 +122,7 @@ public class TrafficStore {
         try {
             return text == null ? List.of() : json.readValue(text, TOP_LIST);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a stored top list is not valid JSON", e);
+            throw new BucketRefused("a stored top list is not a JSON list of top items", e);
         }
     }
 }

@@ -1,9 +1,13 @@
 package dev.portico.analytics;
 
+import dev.portico.stats.Drops;
 import org.jboss.logging.Logger;
 
+import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -12,15 +16,22 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Writes closed buckets on its own thread, oldest first, so a slow or unreachable database never holds up the
- * drains. A failed write stays pending and is retried when the next bucket closes, and once per bucket length.
+ * drains. A write that fails because the database cannot be reached stays pending and is retried when the next
+ * bucket closes, and once per bucket length. A write the database refuses (the data, not the database, is at fault:
+ * SQLState class 22 or 23, or a stored row that cannot be read) would fail the same way forever and hold every
+ * later bucket behind it: then each vhost's bucket of that period is written on its own, and the ones still refused
+ * are dropped and counted in {@link Drops#ANALYTICS_REFUSED}, so one bad row never costs the others.
  */
 final class TrafficWriter {
 
-    /** Where buckets go: one call per bucket period, all or nothing. */
+    /** Where buckets go: one call per bucket period (or per bucket, after a refusal), all or nothing. */
     @FunctionalInterface
     interface Sink {
         void save(List<TrafficMinute> minutes);
     }
+
+    /** SQLState classes of a statement's own fault: data exception, integrity constraint violation. */
+    private static final Set<String> REFUSAL_CLASSES = Set.of("22", "23");
 
     private static final Logger LOG = Logger.getLogger(TrafficWriter.class);
 
@@ -64,19 +75,24 @@ final class TrafficWriter {
         }
     }
 
-    /** Writes what is pending, oldest bucket first, until it is all written or a write fails. */
+    /** Writes what is pending, oldest bucket first, until it is all written or the database cannot be reached. */
     void writePending() {
         List<TrafficMinute> batch;
         while ((batch = pending.takeOldest()) != null) {
+            List<TrafficMinute> unwritten;
             try {
                 sink.save(batch);
+                unwritten = List.of();
             } catch (RuntimeException e) {
-                pending.putBack(batch);
-                if (!failing) {
-                    LOG.warnf("Traffic analytics: cannot store buckets, keeping at most the last buckets in memory "
-                            + "and retrying: %s", rootMessage(e));
+                if (refused(e)) {
+                    unwritten = writeOneByOne(batch);
+                } else {
+                    outage(e);
+                    unwritten = batch;
                 }
-                failing = true;
+            }
+            if (!unwritten.isEmpty()) {
+                pending.putBack(unwritten);
                 return;
             }
         }
@@ -84,6 +100,60 @@ final class TrafficWriter {
             LOG.info("Traffic analytics: storing buckets again");
             failing = false;
         }
+    }
+
+    /**
+     * The database refused a period's write: each vhost's bucket alone, so the good ones are stored; the refused
+     * ones are dropped and counted. Returns the buckets to retry because the database went away meanwhile.
+     */
+    private List<TrafficMinute> writeOneByOne(List<TrafficMinute> batch) {
+        List<TrafficMinute> retry = new ArrayList<>();
+        for (TrafficMinute minute : batch) {
+            if (!retry.isEmpty()) {
+                retry.add(minute);
+                continue;
+            }
+            try {
+                sink.save(List.of(minute));
+            } catch (RuntimeException e) {
+                if (refused(e)) {
+                    Drops.ANALYTICS_REFUSED.add(minute.counts().requests());
+                    LOG.warnf("Traffic analytics: the database refused the bucket of vhost %s at %s; its %d "
+                            + "requests are dropped: %s", minute.vhostId(), minute.minute(),
+                            minute.counts().requests(), rootMessage(e));
+                } else {
+                    outage(e);
+                    retry.add(minute);
+                }
+            }
+        }
+        return retry;
+    }
+
+    private void outage(RuntimeException e) {
+        if (!failing) {
+            LOG.warnf("Traffic analytics: cannot store buckets, keeping at most the last buckets in memory "
+                    + "and retrying: %s", rootMessage(e));
+        }
+        failing = true;
+    }
+
+    /**
+     * Whether the failure is the data's fault, so that trying again can never succeed: PostgreSQL refused the
+     * statement's values (NUL in text, a value out of range, a constraint), or a stored row cannot be merged.
+     * Anything else (no connection, a timeout, a serialization failure) is worth retrying.
+     */
+    static boolean refused(Throwable failure) {
+        for (Throwable e = failure; e != null; e = e.getCause() == e ? null : e.getCause()) {
+            if (e instanceof TrafficStore.BucketRefused) {
+                return true;
+            }
+            if (e instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().length() == 5
+                    && REFUSAL_CLASSES.contains(sql.getSQLState().substring(0, 2))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Writes what is pending one last time, waiting up to {@code wait}; what is left is dropped and counted. */

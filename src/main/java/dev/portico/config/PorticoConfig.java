@@ -66,6 +66,13 @@ public interface PorticoConfig {
         int maxHeaderSize();
 
         /**
+         * Largest request body of a vhost that does not set its own {@code maxRequestBody}; a larger declared
+         * {@code Content-Length} gets 413, a chunked body that grows past it is cut. {@code 0}: no limit.
+         */
+        @WithDefault("1G")
+        MemorySize maxRequestBody();
+
+        /**
          * Peers (CIDRs or single addresses) whose {@code Forwarded}/{@code X-Forwarded-*}/{@code X-Real-IP}
          * headers are trusted and extended; headers from any other peer are replaced. Default: none.
          */

@@ -16,6 +16,7 @@ import dev.portico.dataplane.stage.forwarding.ForwardingHeadersStage;
 import dev.portico.dataplane.stage.forwarding.TrustedProxies;
 import dev.portico.dataplane.stage.headers.HeaderRulesStage;
 import dev.portico.dataplane.stage.headers.SecurityHeadersStage;
+import dev.portico.dataplane.stage.limits.RequestBodyLimitStage;
 import dev.portico.stats.StatsRegistry;
 import io.vertx.core.net.SocketAddress;
 import jakarta.inject.Singleton;
@@ -48,6 +49,7 @@ public class SnapshotCompiler {
     private final String viaPseudonym;
     private final int maxFails;
     private final long failTimeoutNanos;
+    private final long defaultMaxRequestBody;
     private final Map<String, UpstreamHealth> health = new ConcurrentHashMap<>();
 
     public SnapshotCompiler(PorticoConfig config, StatsRegistry stats, CacheRegistry caches) {
@@ -58,6 +60,7 @@ public class SnapshotCompiler {
                 .orElseGet(() -> "portico-" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16));
         this.maxFails = config.upstream().maxFails();
         this.failTimeoutNanos = config.upstream().failTimeout().toNanos();
+        this.defaultMaxRequestBody = config.dataplane().maxRequestBody().asLongValue();
     }
 
     /** Builds a snapshot to publish; statistics and health state are bound to the vhosts it contains. */
@@ -149,6 +152,12 @@ public class SnapshotCompiler {
         }
         if (spec.securityHeaders()) {
             stages.add(SecurityHeadersStage.DEFAULTS);
+        }
+        // Before anything that could read the body or answer 100-continue; after the response edits, so that a 413
+        // carries them like any other local reply. No stage at all without a limit.
+        long maxRequestBody = spec.maxRequestBody() != null ? spec.maxRequestBody() : defaultMaxRequestBody;
+        if (maxRequestBody > 0) {
+            stages.add(new RequestBodyLimitStage(maxRequestBody));
         }
         ForwardStage forward = proxied ? forward(spec, group, connectTimeout) : null;
         // The cache sits inside the response edits (they apply to hits too) and before the forwarding headers,

@@ -8,6 +8,9 @@ import java.util.UUID;
  * A validated, normalised vhost as the snapshot compiler consumes it. Hostnames are lower case; a wildcard is
  * written {@code *.suffix} and matches any name ending in {@code .suffix}. {@code staticFiles} is null unless the
  * vhost serves a directory; {@code upstreams} is empty only when it does.
+ *
+ * @param maxRequestBody the largest request body in bytes, {@code 0} for no limit, or null for the global default
+ *                       ({@code portico.dataplane.max-request-body})
  */
 public record VhostSpec(
         UUID id,
@@ -25,7 +28,8 @@ public record VhostSpec(
         AccessLogSpec accessLog,
         CacheSpec cache,
         StaticSpec staticFiles,
-        CompressionSpec compression) {
+        CompressionSpec compression,
+        Long maxRequestBody) {
 
     public VhostSpec {
         hostnames = List.copyOf(hostnames);

@@ -9,6 +9,7 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.streams.ReadStream;
 
 import java.util.function.Consumer;
 
@@ -46,6 +47,7 @@ public final class Exchange {
     private UpstreamTap upstreamTap;
     private CacheOutcome cacheOutcome;
     private String clientAcceptEncoding;
+    private ReadStream<Buffer> requestBody;
     private boolean clientGone;
     private boolean completed;
     private int status;
@@ -182,6 +184,19 @@ public final class Exchange {
     /** The client's {@code Accept-Encoding}, as it arrived, on a vhost that compresses; null otherwise. */
     public String clientAcceptEncoding() {
         return clientAcceptEncoding;
+    }
+
+    /**
+     * The request body as whoever forwards it reads it: the request itself, unless a stage put a wrapper in front
+     * of it (the body size limit counts a chunked body as it is read).
+     */
+    public ReadStream<Buffer> requestBody() {
+        return requestBody == null ? request : requestBody;
+    }
+
+    /** Puts {@code body}, which reads from the request, in front of it for whoever forwards the body. */
+    public void requestBody(ReadStream<Buffer> body) {
+        this.requestBody = body;
     }
 
     /** The tap on the upstream's response, or null. */

@@ -10,6 +10,8 @@ public enum LocalReason {
     INVALID_HOST(400, "invalid_host", "Bad Request"),
     URI_TOO_LONG(414, "uri_too_long", "URI Too Long"),
     HEADERS_TOO_LARGE(431, "request_header_too_large", "Request Header Fields Too Large"),
+    /** The request body is over the vhost's {@code maxRequestBody} (RFC 9110 section 15.5.14). */
+    REQUEST_BODY_TOO_LARGE(413, "request_body_too_large", "Content Too Large"),
     METHOD_NOT_ALLOWED(405, "method_not_allowed", "Method Not Allowed"),
     VHOST_NOT_FOUND(404, "vhost_not_found", "Not Found"),
     VHOST_DISABLED(404, "vhost_disabled", "Not Found"),

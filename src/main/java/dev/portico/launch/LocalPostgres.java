@@ -26,8 +26,37 @@ final class LocalPostgres implements AutoCloseable {
 
     private LocalPostgres(EmbeddedPostgres postgres) {
         this.postgres = postgres;
-        // The database must outlive the application's own shutdown (drain, pool close), which on SIGTERM runs in
-        // Quarkus' shutdown hook concurrently with every other hook: wait for it, then stop PostgreSQL.
+    }
+
+    /**
+     * Starts PostgreSQL on {@code dataDir} (created on the first start, reused after) as a database that keeps what
+     * it committed: the embedded server's test-speed defaults ({@code -F}, which turns fsync off, and
+     * {@code synchronous_commit=off}) are overridden, so a committed vhost survives a power cut. The later
+     * {@code -c fsync=on} wins over {@code -F}: PostgreSQL applies its command-line options in order.
+     */
+    static LocalPostgres start(Path dataDir) throws IOException {
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder()
+                .setDataDirectory(dataDir)
+                .setCleanDataDirectory(false)
+                .setRegisterShutdownHook(false)
+                .setServerConfig("listen_addresses", "127.0.0.1")
+                .setServerConfig("fsync", "on")
+                .setServerConfig("synchronous_commit", "on")
+                .setServerConfig("full_page_writes", "on")
+                .start();
+        return new LocalPostgres(postgres);
+    }
+
+    /** A JDBC URL of the running server's {@code postgres} database, as user {@code postgres}. */
+    String jdbcUrl() {
+        return postgres.getJdbcUrl("postgres", "postgres");
+    }
+
+    /**
+     * The database must outlive the application's own shutdown (drain, pool close), which on SIGTERM runs in
+     * Quarkus' shutdown hook concurrently with every other hook: wait for it, then stop PostgreSQL.
+     */
+    private void stopAfterApplication() {
         Thread hook = new Thread(() -> {
             try {
                 applicationStopped.await(2, TimeUnit.MINUTES);
@@ -64,18 +93,14 @@ final class LocalPostgres implements AutoCloseable {
             Files.createDirectories(dataDir);
             System.out.println("Portico: no QUARKUS_DATASOURCE_JDBC_URL configured; starting a local PostgreSQL with"
                     + " its data in " + dataDir);
-            EmbeddedPostgres postgres = EmbeddedPostgres.builder()
-                    .setDataDirectory(dataDir)
-                    .setCleanDataDirectory(false)
-                    .setRegisterShutdownHook(false)
-                    .setServerConfig("listen_addresses", "127.0.0.1")
-                    .start();
-            String url = postgres.getJdbcUrl("postgres", "postgres");
+            LocalPostgres local = start(dataDir);
+            local.stopAfterApplication();
+            String url = local.jdbcUrl();
             System.setProperty(URL_PROPERTY, url);
             System.setProperty("quarkus.datasource.username", "postgres");
             System.setProperty("quarkus.datasource.password", "postgres");
             System.out.println("Portico: local PostgreSQL is listening at " + url);
-            return new LocalPostgres(postgres);
+            return local;
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start the local PostgreSQL in " + dataDir
                     + "; set QUARKUS_DATASOURCE_JDBC_URL to use another database", e);

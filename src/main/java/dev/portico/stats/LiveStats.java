@@ -18,7 +18,9 @@ public record LiveStats(
         @Schema(description = "Open client connections") long connections,
         VhostLiveStats total,
         List<VhostLiveStats> vhosts,
-        @Schema(description = "Accounting work dropped instead of slowing requests, since start")
+        @Schema(description = "Accounting work dropped instead of slowing requests, since start: analytics_samples "
+                + "and analytics_refused (requests left out of the traffic analytics: queue full or database away, "
+                + "or refused by the database), access_log_lines, sse_events")
         Map<String, Long> dropped) {
 
     /** One vhost (or the total). */

@@ -17,7 +17,8 @@ final class CacheSettingsCheck {
     static final long MAX_SIZE = 1L << 40;
     static final Duration MAX_TTL = Duration.ofDays(365);
     static final int MAX_IGNORED_PARAMS = 50;
-    private static final Pattern PARAM = Pattern.compile("[^\\s&=#]{1,128}");
+    // No control characters: the definition is stored as jsonb, which cannot hold NUL.
+    private static final Pattern PARAM = Pattern.compile("[^\\s\\p{Cntrl}&=#]{1,128}");
 
     private static final CacheDefinition DEFAULT = new CacheDefinition(false,
             ByteSizeText.format(CacheSpec.DEFAULT_MAX_BYTES), ByteSizeText.format(CacheSpec.DEFAULT_MAX_OBJECT_BYTES),
@@ -100,7 +101,8 @@ final class CacheSettingsCheck {
             String p = params.get(i);
             if (p == null || !PARAM.matcher(p).matches()) {
                 errors.add(new FieldError("cache.ignoreQueryParams[" + i + "]",
-                        "must be a query parameter name of 1-128 characters without spaces, '&', '=' or '#'"));
+                        "must be a query parameter name of 1-128 characters without spaces, control characters, "
+                                + "'&', '=' or '#'"));
             } else {
                 out.add(p);
             }

@@ -42,6 +42,12 @@ public record VhostDefinition(
                 + "between two reads of the response body, not counting the time a slow client holds the upstream "
                 + "back (at most 1h)", defaultValue = "60s")
         String readTimeout,
+        @Schema(description = "Largest request body, like nginx's client_max_body_size: a size such as 10MiB or "
+                + "1GiB, or unlimited (0 means the same). A larger Content-Length gets 413 before anything goes "
+                + "upstream; a chunked body that grows past it is cut (413, or a reset once the response has begun). "
+                + "Null or left out: the global default portico.dataplane.max-request-body (1GiB)",
+                example = "100MiB")
+        String maxRequestBody,
         @Schema(description = "Add X-Content-Type-Options, X-Frame-Options and Referrer-Policy when the upstream did not",
                 defaultValue = "true")
         Boolean securityHeaders,

@@ -55,7 +55,7 @@ final class VhostMapper {
                 DurationText.parse(d.connectTimeout()), DurationText.parse(d.readTimeout()), d.securityHeaders(),
                 rules(d.requestHeaders()), rules(d.responseHeaders()), accessLog(d.accessLog()),
                 CacheSettingsCheck.toSpec(d.cache()), StaticSettingsCheck.toSpec(d.staticFiles()),
-                CompressionSettingsCheck.toSpec(d.compression()));
+                CompressionSettingsCheck.toSpec(d.compression()), RequestBodyLimitText.toBytes(d.maxRequestBody()));
     }
 
     private static AccessLogSpec accessLog(AccessLogDefinition d) {

@@ -74,6 +74,7 @@ final class VhostValidator {
                 upstreams,
                 v.duration("connectTimeout", in.connectTimeout(), DEFAULT_CONNECT_TIMEOUT),
                 v.duration("readTimeout", in.readTimeout(), DEFAULT_READ_TIMEOUT),
+                v.bodyLimit(in.maxRequestBody()),
                 in.securityHeaders() == null || in.securityHeaders(),
                 v.rules("requestHeaders", in.requestHeaders(), true),
                 v.rules("responseHeaders", in.responseHeaders(), false),
@@ -215,6 +216,15 @@ final class VhostValidator {
             return DurationText.format(DurationText.parse(value));
         } catch (IllegalArgumentException e) {
             error(field, e.getMessage());
+            return value;
+        }
+    }
+
+    private String bodyLimit(String value) {
+        try {
+            return RequestBodyLimitText.normalise(value);
+        } catch (IllegalArgumentException e) {
+            error("maxRequestBody", e.getMessage());
             return value;
         }
     }

@@ -28,6 +28,9 @@ public record VhostView(
         List<UpstreamDefinition> upstreams,
         String connectTimeout,
         String readTimeout,
+        @Schema(description = "The largest request body (a size, or unlimited); null when the vhost takes the global "
+                + "default, portico.dataplane.max-request-body")
+        String maxRequestBody,
         boolean securityHeaders,
         HeaderRulesDefinition requestHeaders,
         HeaderRulesDefinition responseHeaders,
@@ -46,7 +49,7 @@ public record VhostView(
 
     static VhostView of(VhostEntity entity, VhostDefinition d) {
         return new VhostView(entity.id, entity.version, d.name(), d.hostnames(), d.enabled(), d.preserveHost(),
-                d.upstreams(), d.connectTimeout(), d.readTimeout(), d.securityHeaders(),
+                d.upstreams(), d.connectTimeout(), d.readTimeout(), d.maxRequestBody(), d.securityHeaders(),
                 HeaderRulesDefinition.inNameOrder(d.requestHeaders()),
                 HeaderRulesDefinition.inNameOrder(d.responseHeaders()), AccessLogDefinition.normalised(d.accessLog()),
                 CacheSettingsCheck.normalised(d.cache()), d.staticFiles(),

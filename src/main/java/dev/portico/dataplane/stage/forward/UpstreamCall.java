@@ -133,7 +133,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
                 exchange.response().writeContinue();
             }
             long bodyTimeout = exchange.loop().clientBodyTimeoutMillis();
-            BodyRelay.start(in, request, deadlines(), bodyTimeout, new BodyRelay.Outcome() {
+            BodyRelay.start(exchange.requestBody(), request, deadlines(), bodyTimeout, new BodyRelay.Outcome() {
                 @Override
                 public void relayed() {
                     awaitHead();
