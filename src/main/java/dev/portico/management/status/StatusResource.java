@@ -1,5 +1,6 @@
 package dev.portico.management.status;
 
+import dev.portico.accesslog.AccessLog;
 import dev.portico.config.RoutingSnapshot;
 import dev.portico.config.SnapshotHolder;
 import dev.portico.config.SnapshotReloader;
@@ -24,11 +25,14 @@ public class StatusResource {
     private final SnapshotHolder snapshots;
     private final SnapshotReloader reloader;
     private final DataPlaneServer dataPlane;
+    private final AccessLog accessLog;
 
-    public StatusResource(SnapshotHolder snapshots, SnapshotReloader reloader, DataPlaneServer dataPlane) {
+    public StatusResource(SnapshotHolder snapshots, SnapshotReloader reloader, DataPlaneServer dataPlane,
+                          AccessLog accessLog) {
         this.snapshots = snapshots;
         this.reloader = reloader;
         this.dataPlane = dataPlane;
+        this.accessLog = accessLog;
     }
 
     @GET
@@ -46,6 +50,6 @@ public class StatusResource {
         return new StatusView(snapshot.version(), snapshots.hasPublished() ? snapshot.builtAt() : null,
                 snapshot.vhosts().size(), lastError, lastError == null ? null : reloader.lastErrorAt(),
                 reloader.databaseReachable(), reloader.databaseError(), dataPlane.isListening(), dataPlane.port(),
-                dataPlane.inFlight(), snapshot.viaPseudonym());
+                dataPlane.inFlight(), snapshot.viaPseudonym(), AccessLogView.of(accessLog.status()));
     }
 }

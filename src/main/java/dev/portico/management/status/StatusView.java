@@ -18,5 +18,6 @@ public record StatusView(
         boolean dataPlaneListening,
         int dataPlanePort,
         int inFlightRequests,
-        @Schema(description = "This instance's pseudonym in Via headers") String via) {
+        @Schema(description = "This instance's pseudonym in Via headers") String via,
+        AccessLogView accessLog) {
 }
