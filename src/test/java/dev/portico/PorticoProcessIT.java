@@ -4,6 +4,7 @@ import dev.portico.testing.OriginServer;
 import dev.portico.testing.ProxyClient;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
@@ -17,8 +18,14 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -34,7 +41,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The packaged application as an operator runs it: {@code java -jar quarkus-run.jar} with no configuration at all.
  * It must start its own PostgreSQL, print a generated token once, keep vhosts and the token across a restart, and
- * drain in-flight requests on SIGTERM.
+ * drain in-flight requests on SIGTERM. And as the container images run it: access log on standard output.
  */
 class PorticoProcessIT {
 
@@ -60,11 +67,11 @@ class PorticoProcessIT {
         final int managementPort = freePort();
 
         Running(Path workDir) throws IOException {
-            this(workDir, null);
+            this(workDir, Map.of());
         }
 
-        /** @param adminToken PORTICO_ADMIN_TOKEN, or null to start without one */
-        Running(Path workDir, String adminToken) throws IOException {
+        /** With {@code environment} added to a clean environment (no token, no datasource). */
+        Running(Path workDir, Map<String, String> environment) throws IOException {
             Path app = Path.of(System.getProperty("portico.app.dir", "target/quarkus-app"), "quarkus-run.jar");
             String java = ProcessHandle.current().info().command().orElse("java");
             ProcessBuilder builder = new ProcessBuilder(java,
@@ -76,10 +83,8 @@ class PorticoProcessIT {
                     .directory(workDir.toFile())
                     .redirectErrorStream(true);
             builder.environment().remove("PORTICO_ADMIN_TOKEN");
-            if (adminToken != null) {
-                builder.environment().put("PORTICO_ADMIN_TOKEN", adminToken);
-            }
             builder.environment().remove("QUARKUS_DATASOURCE_JDBC_URL");
+            builder.environment().putAll(environment);
             process = builder.start();
             processes.add(process);
             reader = new Thread(() -> {
@@ -188,13 +193,82 @@ class PorticoProcessIT {
 
     @Test
     void refusesToStartWithAnAdminTokenShorterThan16Characters() throws Exception {
-        Running running = new Running(Files.createTempDirectory("portico-it"), "change-me");
+        Running running = new Running(Files.createTempDirectory("portico-it"),
+                Map.of("PORTICO_ADMIN_TOKEN", "change-me"));
 
         assertTrue(running.process.waitFor(90, TimeUnit.SECONDS), "Portico must stop, not serve:\n" + running.output);
         running.reader.join(5000);
         assertNotEquals(0, running.process.exitValue(), running.output.toString());
         assertTrue(running.output.toString().contains("PORTICO_ADMIN_TOKEN (portico.admin.token) is 9 characters "
                 + "long; it must have at least 16"), running.output.toString());
+    }
+
+    @Test
+    void withStdoutTheAccessLogLinesAreOnStandardOutputBetweenTheApplicationsOwnLines() throws Exception {
+        Path workDir = Files.createTempDirectory("portico-it-stdout");
+        Map<String, String> environment = new HashMap<>(database());
+        environment.put("PORTICO_ACCESS_LOG_FILE", "stdout");
+        environment.put("PORTICO_ADMIN_TOKEN", "it-stdout-token-16");
+        try (OriginServer origin = OriginServer.start("it-stdout")) {
+            Running running = new Running(workDir, environment);
+            running.awaitReady();
+            JsonObject vhost = new JsonObject().put("name", "it-stdout")
+                    .put("hostnames", new JsonArray().add("it-stdout.test"))
+                    .put("upstreams", new JsonArray().add(new JsonObject().put("url", origin.url())));
+            RestAssured.given().header("Authorization", "Bearer it-stdout-token-16").contentType(ContentType.JSON)
+                    .body(vhost.encode()).post(running.api() + "/api/v1/vhosts").then().statusCode(201);
+
+            try (ProxyClient client = new ProxyClient(running.proxyPort)) {
+                assertEquals(200, client.send(HttpMethod.GET, "it-stdout.test", "/echo?to=stdout",
+                        "X-Request-Id", "it-stdout-1").status());
+            }
+            JsonObject line = null;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (line == null && System.nanoTime() < deadline) {
+                line = accessLogLine(running.output.toString(), "it-stdout-1");
+                if (line == null) {
+                    Thread.sleep(100);
+                }
+            }
+            String output = running.output.toString();
+            assertNotNull(line, "no access-log line on standard output:\n" + output);
+            assertEquals(200, line.getInteger("status"));
+            assertEquals("it-stdout", line.getString("vhost"));
+            assertEquals("/echo?to=stdout", line.getString("path"));
+            assertTrue(output.contains("Access log: standard output (json)"), output);
+            assertFalse(Files.exists(workDir.resolve("logs")), "no access-log file");
+            running.process.toHandle().destroy();
+            assertTrue(running.process.waitFor(40, TimeUnit.SECONDS));
+        }
+    }
+
+    /** The access-log line of {@code requestId} in a process's output: a whole line holding one JSON object. */
+    private static JsonObject accessLogLine(String output, String requestId) {
+        for (String line : output.split("\n")) {
+            if (line.startsWith("{") && line.contains("\"requestId\":\"" + requestId + "\"")) {
+                return new JsonObject(line);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A fresh database on the tests' PostgreSQL when {@code PORTICO_TEST_DB_URL} names one (faster); otherwise
+     * nothing, and the process starts its local PostgreSQL in its working directory.
+     */
+    private static Map<String, String> database() throws Exception {
+        String url = System.getenv("PORTICO_TEST_DB_URL");
+        if (url == null || url.isBlank()) {
+            return Map.of();
+        }
+        String user = System.getenv().getOrDefault("PORTICO_TEST_DB_USER", "postgres");
+        String password = System.getenv().getOrDefault("PORTICO_TEST_DB_PASSWORD", "postgres");
+        String name = "portico_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        try (Connection c = DriverManager.getConnection(url, user, password); Statement s = c.createStatement()) {
+            s.execute("create database " + name);
+        }
+        return Map.of("QUARKUS_DATASOURCE_JDBC_URL", url.substring(0, url.lastIndexOf('/') + 1) + name,
+                "QUARKUS_DATASOURCE_USERNAME", user, "QUARKUS_DATASOURCE_PASSWORD", password);
     }
 
     private static List<String> accessLogPaths(Path file) throws IOException {

@@ -7,6 +7,7 @@ import dev.portico.dataplane.Exchange;
 import dev.portico.dataplane.LocalReason;
 import dev.portico.dataplane.RequestObserver;
 import dev.portico.dataplane.RequestTarget;
+import dev.portico.stats.Drops;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
@@ -15,7 +16,12 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -26,6 +32,9 @@ import java.util.Optional;
  * loop's current {@link Batch}; no locks, no allocation. Full batches, and every loop's batch on each
  * {@link #flush} (five times a second and at shutdown), go to the {@link AccessLogWriter} thread. When it cannot
  * keep up or the disk fails, lines are dropped and counted in {@code Drops.ACCESS_LOG_LINES}; requests never wait.
+ *
+ * <p>The destination is a file, or the process's standard output ({@code portico.access-log.file=stdout}, what the
+ * container images use), written by the same background thread. Whether it takes lines is in {@link #status()}.
  */
 @Singleton
 public class AccessLog implements RequestObserver {
@@ -47,11 +56,32 @@ public class AccessLog implements RequestObserver {
         }
     }
 
+    /** The value of {@code portico.access-log.file} that sends lines to standard output. */
+    public static final String STDOUT = "stdout";
+
+    /**
+     * What health, metrics and {@code /api/v1/status} report.
+     *
+     * @param enabled whether the access log is on
+     * @param destination the absolute file path, {@code stdout}, or null when off
+     * @param opened whether the destination has been opened since start (readiness waits for it)
+     * @param writable whether it takes lines: opened and the last write, if any, succeeded
+     * @param lastError the last failure to open or write, kept after recovery; null if none
+     * @param lastErrorAt when that was
+     * @param droppedLines lines dropped since start, for any reason (also a full queue)
+     */
+    public record Status(boolean enabled, String destination, boolean opened, boolean writable, String lastError,
+                         Instant lastErrorAt, long droppedLines) {
+    }
+
     private final Optional<Path> file;
+    private final boolean stdout;
+    private final WritableByteChannel standardOutput;
     private final PorticoConfig.AccessLog config;
     private final LineFormatter formatter;
     private final boolean unmatched;
     private final DropWarning drops = new DropWarning();
+    private final Writability writability = new Writability();
     private volatile AccessLogWriter writer;
     private volatile boolean stopped;
     // Written before the event loops start (start() runs before they are deployed), then only read.
@@ -63,21 +93,44 @@ public class AccessLog implements RequestObserver {
     }
 
     AccessLog(PorticoConfig.AccessLog config) {
+        // The process's file descriptor 1 itself, not System.out: nothing buffers or replaces it, and the writes
+        // share the descriptor (and its offset, when standard output is a file) with the application's log.
+        this(config, new FileOutputStream(FileDescriptor.out).getChannel());
+    }
+
+    /** For tests: {@code standardOutput} stands in for the process's standard output. */
+    AccessLog(PorticoConfig.AccessLog config, WritableByteChannel standardOutput) {
         this.config = config;
-        this.file = config.file().map(String::trim).filter(f -> !f.isEmpty() && !f.equalsIgnoreCase("off"))
-                .map(f -> Path.of(f).toAbsolutePath());
+        String setting = config.file().map(String::trim).orElse("");
+        this.stdout = setting.equalsIgnoreCase(STDOUT);
+        this.standardOutput = standardOutput;
+        this.file = setting.isEmpty() || setting.equalsIgnoreCase("off") || stdout ? Optional.empty()
+                : Optional.of(Path.of(setting).toAbsolutePath());
         this.formatter = LineFormatter.of(config.format());
         this.unmatched = config.unmatched();
     }
 
-    /** The file written to, or empty when the access log is off. */
+    /** The file written to; empty when the access log is off or goes to standard output. */
     public Optional<Path> file() {
         return file;
     }
 
+    /** Whether lines go to standard output. */
+    public boolean toStdout() {
+        return stdout;
+    }
+
+    /** The state of the destination and the drops; cheap, from memory. */
+    public Status status() {
+        boolean enabled = stdout || file.isPresent();
+        String destination = stdout ? STDOUT : file.map(Path::toString).orElse(null);
+        return new Status(enabled, destination, writability.everOpened(), writability.writable(),
+                writability.lastError(), writability.lastErrorAt(), Drops.ACCESS_LOG_LINES.count());
+    }
+
     @Override
     public void start(int eventLoops) {
-        if (file.isEmpty()) {
+        if (file.isEmpty() && !stdout) {
             LOG.info("Access log: off");
             return;
         }
@@ -87,9 +140,16 @@ public class AccessLog implements RequestObserver {
             created[i] = new LoopLog(new LoopBatcher(i, batchSize, () -> writer, drops));
         }
         loops = created;
-        writer = newWriter(file.get());
+        writer = stdout ? newWriter(AccessLogWriter.Settings.stream(standardOutput, config.queueBatches()))
+                : newWriter(file.get());
         writer.start();
-        LOG.infof("Access log: %s (%s)", file.get(), config.format().name().toLowerCase(java.util.Locale.ROOT));
+        Object destination = stdout ? "standard output" : file.get();
+        if (writability.everOpened()) {
+            LOG.infof("Access log: %s (%s)", destination, config.format().name().toLowerCase(Locale.ROOT));
+        } else {
+            LOG.errorf("Access log: %s cannot be opened; readiness (/q/health/ready) stays DOWN until it can be, "
+                    + "see the access-log check there and in /api/v1/status", destination);
+        }
     }
 
     @Override
@@ -152,9 +212,12 @@ public class AccessLog implements RequestObserver {
     }
 
     private AccessLogWriter newWriter(Path target) {
-        AccessLogWriter.Settings settings = new AccessLogWriter.Settings(target,
-                config.maxFileSize().asLongValue(), Math.max(0, config.maxFiles()), config.queueBatches());
-        return new AccessLogWriter(settings, batch -> loops[batch.owner].batcher.recycle(batch), drops);
+        return newWriter(new AccessLogWriter.Settings(target, config.maxFileSize().asLongValue(),
+                Math.max(0, config.maxFiles()), config.queueBatches()));
+    }
+
+    private AccessLogWriter newWriter(AccessLogWriter.Settings settings) {
+        return new AccessLogWriter(settings, batch -> loops[batch.owner].batcher.recycle(batch), drops, writability);
     }
 
     private void write(LoopLog loop) {

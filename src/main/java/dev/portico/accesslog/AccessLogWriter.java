@@ -6,6 +6,7 @@ import org.jctools.queues.MpscArrayQueue;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -16,13 +17,17 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
- * The one thread that touches the access-log file. Event loops {@link #offer} full batches through a bounded
- * queue; the writer appends each batch with one {@link FileChannel} write, rotates by size like logrotate
- * ({@code access.log -> access.log.1 -> ... -> access.log.N}, the oldest deleted) and gives the batch back.
+ * The one thread that touches the access log's destination. Event loops {@link #offer} full batches through a
+ * bounded queue; the writer appends each batch with one {@link FileChannel} write, rotates by size like logrotate
+ * ({@code access.log -> access.log.1 -> ... -> access.log.N}, the oldest deleted) and gives the batch back. The
+ * destination may instead be a stream that is already open (standard output): it is written in runs of whole lines,
+ * never rotated and never closed.
  *
- * <p>When the file cannot be opened or written (disk full, permissions), the batch's lines are dropped and counted,
- * a partial write is cut off again so no line is torn, and the next batch tries again. {@link #stop} writes
- * everything queued, forces it to disk and closes the file.
+ * <p>When the destination cannot be opened or written (disk full, permissions), the batch's lines are dropped and
+ * counted, a partial write is cut off again so no line is torn, the failure is recorded in the {@link Writability},
+ * and the next batch tries again; while nothing is open, the idle writer also retries once a second, so a log that
+ * could not be opened at start recovers without traffic. {@link #stop} writes everything queued, forces it to disk
+ * and closes the file.
  */
 final class AccessLogWriter {
 
@@ -33,8 +38,31 @@ final class AccessLogWriter {
      * @param maxFiles rotated files kept; 0 keeps none
      * @param queueBatches capacity of the hand-off queue
      */
-    record Settings(Path file, long maxFileSize, int maxFiles, int queueBatches) {
+    record Settings(Path file, WritableByteChannel stream, long maxFileSize, int maxFiles, int queueBatches) {
+
+        /** A file destination. */
+        Settings(Path file, long maxFileSize, int maxFiles, int queueBatches) {
+            this(file, null, maxFileSize, maxFiles, queueBatches);
+        }
+
+        /** An open stream such as standard output: written to, never rotated, never closed. */
+        static Settings stream(WritableByteChannel stream, int queueBatches) {
+            return new Settings(null, stream, Long.MAX_VALUE, 0, queueBatches);
+        }
+
+        /** The file's path, or {@code stdout} for a stream: what logs and {@code /api/v1/status} show. */
+        String describe() {
+            return file != null ? file.toString() : "stdout";
+        }
     }
+
+    /**
+     * Longest write to a stream: POSIX makes a write of at most {@code PIPE_BUF} (4096 bytes on Linux) to a pipe
+     * atomic, so lines written in such runs are never interleaved with the application's own log lines, which
+     * reach the same pipe (a container's standard output) from other threads.
+     */
+    static final int ATOMIC_PIPE_WRITE = 4096;
+    private static final long REOPEN_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private static final Logger LOG = Logger.getLogger(AccessLogWriter.class);
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -42,17 +70,22 @@ final class AccessLogWriter {
     private final Settings settings;
     private final Consumer<Batch> recycler;
     private final DropWarning drops;
+    private final Writability writability;
     private final MpscArrayQueue<Batch> queue;
     private final Thread thread;
     private volatile boolean stopping;
+    /** Where batches go: {@link #channel} for a file, the stream otherwise; null while nothing is open. */
+    private WritableByteChannel out;
     private FileChannel channel;
     private boolean rotatable;
     private long size;
+    private long nextReopen;
 
-    AccessLogWriter(Settings settings, Consumer<Batch> recycler, DropWarning drops) {
+    AccessLogWriter(Settings settings, Consumer<Batch> recycler, DropWarning drops, Writability writability) {
         this.settings = settings;
         this.recycler = recycler;
         this.drops = drops;
+        this.writability = writability;
         this.queue = new MpscArrayQueue<>(Math.max(2, settings.queueBatches()));
         this.thread = new Thread(this::run, "portico-access-log");
         thread.setDaemon(true);
@@ -61,7 +94,7 @@ final class AccessLogWriter {
     /** Opens the file (reporting a failure at once, then retrying with every batch) and starts the thread. */
     void start() {
         if (!open()) {
-            LOG.errorf("Access log: cannot open %s; lines are dropped until it can be written", settings.file());
+            LOG.errorf("Access log: %s; lines are dropped until it can be written", writability.lastError());
         }
         thread.start();
     }
@@ -100,6 +133,7 @@ final class AccessLogWriter {
                         break;
                     }
                 } else {
+                    reopenWhileIdle();
                     LockSupport.parkNanos(this, IDLE_PARK_NANOS);
                     continue;
                 }
@@ -115,25 +149,31 @@ final class AccessLogWriter {
     }
 
     private void write(Batch batch) {
-        if (channel == null && !open()) {
-            drops.dropped(batch.lines, "cannot open " + settings.file(), null);
+        if (out == null && !open()) {
+            drops.dropped(batch.lines, "cannot open " + settings.describe(), null);
             return;
         }
         if (full(batch.length)) {
             rotate();
-            if (channel == null) {
-                drops.dropped(batch.lines, "cannot reopen " + settings.file() + " after rotating", null);
+            if (out == null) {
+                drops.dropped(batch.lines, "cannot reopen " + settings.describe() + " after rotating", null);
                 return;
             }
         }
         ByteBuffer buffer = ByteBuffer.wrap(batch.bytes, 0, batch.length);
         try {
-            while (buffer.hasRemaining()) {
-                channel.write(buffer);
+            if (settings.stream() != null) {
+                writeInAtomicRuns(batch);
+            } else {
+                while (buffer.hasRemaining()) {
+                    channel.write(buffer);
+                }
+                size += batch.length;
             }
-            size += batch.length;
+            writability.written();
         } catch (IOException e) {
-            drops.dropped(batch.lines, "cannot write " + settings.file(), e);
+            drops.dropped(batch.lines, "cannot write " + settings.describe(), e);
+            writability.writeFailed("cannot write " + settings.describe() + " (" + describe(e) + ")");
             if (rotatable && buffer.position() > 0) {
                 // Whole lines or nothing: take back what part of the batch did reach the file.
                 try {
@@ -143,6 +183,56 @@ final class AccessLogWriter {
                 }
             }
             close(false);
+        }
+    }
+
+    /** Writes a batch to the stream in runs of whole lines of at most {@link #ATOMIC_PIPE_WRITE} bytes each. */
+    private void writeInAtomicRuns(Batch batch) throws IOException {
+        int start = 0;
+        while (start < batch.length) {
+            int end = runEnd(batch.bytes, start, batch.length);
+            ByteBuffer run = ByteBuffer.wrap(batch.bytes, start, end - start);
+            while (run.hasRemaining()) {
+                out.write(run);
+            }
+            start = end;
+        }
+    }
+
+    /**
+     * Where the run starting at {@code start} ends: after the last newline within {@link #ATOMIC_PIPE_WRITE} bytes,
+     * or after the first newline when one line alone is longer (such a line may interleave with other writers).
+     */
+    static int runEnd(byte[] bytes, int start, int end) {
+        int limit = start + ATOMIC_PIPE_WRITE;
+        if (limit >= end) {
+            return end;
+        }
+        for (int i = limit - 1; i >= start; i--) {
+            if (bytes[i] == '\n') {
+                return i + 1;
+            }
+        }
+        for (int i = limit; i < end; i++) {
+            if (bytes[i] == '\n') {
+                return i + 1;
+            }
+        }
+        return end;
+    }
+
+    /** While nothing is open (the log could not be opened, or a write failed), tries again once a second. */
+    private void reopenWhileIdle() {
+        if (out != null) {
+            return;
+        }
+        long now = System.nanoTime();
+        if (now - nextReopen >= 0) {
+            nextReopen = now + REOPEN_INTERVAL_NANOS;
+            boolean wasWritable = writability.writable();
+            if (open() && !wasWritable && writability.writable()) {
+                LOG.infof("Access log: %s can be written again", settings.describe());
+            }
         }
     }
 
@@ -161,6 +251,16 @@ final class AccessLogWriter {
     }
 
     private boolean open() {
+        if (settings.stream() != null) {
+            if (!settings.stream().isOpen()) {
+                writability.openFailed("stdout is closed");
+                return false;
+            }
+            out = settings.stream();
+            rotatable = false;
+            writability.opened();
+            return true;
+        }
         Path file = settings.file();
         try {
             Path parent = file.toAbsolutePath().getParent();
@@ -172,10 +272,14 @@ final class AccessLogWriter {
             // Not through symbolic links: /dev/stdout is one, and rotating would rename it.
             rotatable = Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS);
             size = rotatable ? channel.size() : 0;
+            out = channel;
+            writability.opened();
             return true;
         } catch (IOException | UnsupportedOperationException | SecurityException e) {
             LOG.debugf("Access log: cannot open %s: %s", file, e.toString());
             channel = null;
+            out = null;
+            writability.openFailed("cannot open " + file + " (" + describe(e) + ")");
             return false;
         }
     }
@@ -212,8 +316,16 @@ final class AccessLogWriter {
         return file.resolveSibling(file.getFileName() + "." + n);
     }
 
+    /** "AccessDeniedException: /logs": the exception's simple name and message, which is often just a path. */
+    private static String describe(Exception e) {
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getClass().getSimpleName() + ": "
+                + e.getMessage();
+    }
+
     private void close(boolean sync) {
         if (channel == null) {
+            // Nothing, or a stream that is not ours to close: standard output outlives the access log.
+            out = null;
             return;
         }
         try {
@@ -229,5 +341,6 @@ final class AccessLogWriter {
             LOG.debugf(e, "Access log: cannot close %s", settings.file());
         }
         channel = null;
+        out = null;
     }
 }

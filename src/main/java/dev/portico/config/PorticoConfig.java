@@ -188,7 +188,8 @@ public interface PorticoConfig {
         }
 
         /**
-         * The file to append to, relative to the working directory unless absolute; {@code off} (or empty)
+         * The file to append to, relative to the working directory unless absolute; {@code stdout} writes to the
+         * process's standard output instead (the container images' setting; never rotated); {@code off} (or empty)
          * disables the access log.
          */
         @WithDefault("logs/access.log")

@@ -1,20 +1,28 @@
 package dev.portico.accesslog;
 
+import dev.portico.management.Eventually;
 import dev.portico.stats.Drops;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -25,10 +33,11 @@ class AccessLogWriterTest {
     Path dir;
 
     private final List<Batch> recycled = new CopyOnWriteArrayList<>();
+    private final Writability writability = new Writability();
 
     private AccessLogWriter writer(Path file, long maxFileSize, int maxFiles, int queue) {
         return new AccessLogWriter(new AccessLogWriter.Settings(file, maxFileSize, maxFiles, queue), recycled::add,
-                new DropWarning());
+                new DropWarning(), writability);
     }
 
     /** A batch of {@code lines} lines of 100 bytes each, numbered from {@code first}. */
@@ -195,5 +204,119 @@ class AccessLogWriterTest {
         batcher.flush();
         writer.stop(5000);
         assertEquals("abcdefgh\nshort\n", Files.readString(file, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aFileThatCannotBeOpenedIsReportedWithWhyAndRecoversWithoutTraffic() throws Exception {
+        // Tests run as root, which permission bits do not stop: a regular file where the directory should be does.
+        Path notADirectory = dir.resolve("logs");
+        Files.writeString(notADirectory, "");
+        Path file = notADirectory.resolve("access.log");
+        AccessLogWriter writer = writer(file, 1000, 3, 16);
+        writer.start();
+        try {
+            assertFalse(writability.everOpened());
+            assertFalse(writability.writable());
+            assertTrue(writability.lastError().startsWith("cannot open " + file + " ("), writability.lastError());
+            assertNotNull(writability.lastErrorAt());
+
+            Files.delete(notADirectory);
+
+            // No batch arrives: the idle writer retries by itself.
+            Eventually.within(Duration.ofSeconds(5), () -> assertTrue(writability.writable()));
+            assertTrue(writability.everOpened());
+            assertTrue(Files.isRegularFile(file));
+            assertTrue(writability.lastError().startsWith("cannot open"), "the last failure stays visible");
+        } finally {
+            writer.stop(5000);
+        }
+    }
+
+    @Test
+    void aFailedWriteIsReportedUntilABatchIsWrittenAgain() {
+        Path full = Path.of("/dev/full");
+        assumeTrue(Files.exists(full) && Files.isWritable(full) && !Files.isRegularFile(full),
+                "needs Linux's /dev/full, where every write fails with ENOSPC");
+        AccessLogWriter writer = writer(full, 1000, 3, 16);
+        writer.start();
+        assertTrue(writability.writable(), "opened, nothing written yet");
+        writer.offer(batch(0, 5));
+        writer.stop(5000);
+        assertTrue(writability.everOpened());
+        assertFalse(writability.writable());
+        assertTrue(writability.lastError().startsWith("cannot write /dev/full (IOException"),
+                writability.lastError());
+
+        // Opening again is not enough after a failed write (a full disk opens fine): a written batch is.
+        AccessLogWriter next = writer(dir.resolve("access.log"), 1000, 3, 16);
+        next.start();
+        assertFalse(writability.writable());
+        next.offer(batch(5, 1));
+        next.stop(5000);
+        assertTrue(writability.writable());
+    }
+
+    @Test
+    void aStreamGetsWholeLinesInWritesThatAPipeKeepsAtomicAndIsNeverClosed() throws Exception {
+        RecordingChannel stdout = new RecordingChannel();
+        AccessLogWriter writer = new AccessLogWriter(AccessLogWriter.Settings.stream(stdout, 16), recycled::add,
+                new DropWarning(), writability);
+        writer.start();
+        // 150 lines of 100 bytes: 15 000 bytes, more than three pipe buffers, in one batch.
+        writer.offer(batch(0, 150));
+        writer.offer(batch(150, 3));
+        writer.stop(5000);
+
+        String written = stdout.bytes.toString(StandardCharsets.US_ASCII);
+        List<Integer> numbers = written.lines().map(line -> Integer.parseInt(line.substring(5, 11))).toList();
+        assertEquals(153, numbers.size());
+        for (int i = 0; i < numbers.size(); i++) {
+            assertEquals(i, numbers.get(i));
+        }
+        assertTrue(stdout.writes.size() >= 5, "split into runs: " + stdout.writes);
+        for (String run : stdout.writes) {
+            assertTrue(run.length() <= AccessLogWriter.ATOMIC_PIPE_WRITE, "run of " + run.length() + " bytes");
+            assertTrue(run.endsWith("\n") && run.startsWith("line "), "whole lines only");
+        }
+        assertTrue(stdout.isOpen(), "standard output is not the access log's to close");
+        assertTrue(writability.writable());
+        assertNull(writability.lastError());
+        assertEquals(2, recycled.size());
+    }
+
+    @Test
+    void aLineLongerThanAPipeBufferIsWrittenWholeInItsOwnRun() {
+        byte[] bytes = ("a".repeat(10) + "\n" + "b".repeat(5000) + "\n" + "c\n").getBytes(StandardCharsets.US_ASCII);
+        int first = AccessLogWriter.runEnd(bytes, 0, bytes.length);
+        assertEquals(11, first, "the short line goes first, alone");
+        int second = AccessLogWriter.runEnd(bytes, first, bytes.length);
+        assertEquals(5012, second, "then the long line, whole");
+        assertEquals(bytes.length, AccessLogWriter.runEnd(bytes, second, bytes.length));
+    }
+
+    /** Standard output as a test sees it: every write separately, and whether anyone closed it. */
+    private static final class RecordingChannel implements WritableByteChannel {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        final List<String> writes = new ArrayList<>();
+        private volatile boolean open = true;
+
+        @Override
+        public synchronized int write(ByteBuffer src) {
+            byte[] run = new byte[src.remaining()];
+            src.get(run);
+            bytes.write(run, 0, run.length);
+            writes.add(new String(run, StandardCharsets.US_ASCII));
+            return run.length;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return open;
+        }
+
+        @Override
+        public void close() {
+            open = false;
+        }
     }
 }

@@ -1,6 +1,7 @@
 package dev.portico.management.status;
 
 import dev.portico.config.CompiledVhost;
+import dev.portico.accesslog.AccessLog;
 import dev.portico.config.RoutingSnapshot;
 import dev.portico.config.SnapshotHolder;
 import dev.portico.config.SnapshotReloader;
@@ -30,11 +31,14 @@ public class StatusResource {
     private final SnapshotHolder snapshots;
     private final SnapshotReloader reloader;
     private final DataPlaneServer dataPlane;
+    private final AccessLog accessLog;
 
-    public StatusResource(SnapshotHolder snapshots, SnapshotReloader reloader, DataPlaneServer dataPlane) {
+    public StatusResource(SnapshotHolder snapshots, SnapshotReloader reloader, DataPlaneServer dataPlane,
+                          AccessLog accessLog) {
         this.snapshots = snapshots;
         this.reloader = reloader;
         this.dataPlane = dataPlane;
+        this.accessLog = accessLog;
     }
 
     @GET
@@ -52,7 +56,8 @@ public class StatusResource {
         return new StatusView(snapshot.version(), snapshots.hasPublished() ? snapshot.builtAt() : null,
                 snapshot.vhosts().size(), lastError, lastError == null ? null : reloader.lastErrorAt(),
                 reloader.databaseReachable(), reloader.databaseError(), dataPlane.isListening(), dataPlane.port(),
-                dataPlane.inFlight(), snapshot.viaPseudonym(), staticRootWarnings(snapshot));
+                dataPlane.inFlight(), snapshot.viaPseudonym(), staticRootWarnings(snapshot),
+                AccessLogView.of(accessLog.status()));
     }
 
     private static List<StatusView.StaticRootWarning> staticRootWarnings(RoutingSnapshot snapshot) {

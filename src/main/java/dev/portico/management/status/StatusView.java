@@ -21,7 +21,8 @@ public record StatusView(
         int inFlightRequests,
         @Schema(description = "This instance's pseudonym in Via headers") String via,
         @Schema(description = "Vhosts of the served snapshot whose static.root is not a readable directory: they "
-                + "serve no file until it is") List<StaticRootWarning> staticRootWarnings) {
+                + "serve no file until it is") List<StaticRootWarning> staticRootWarnings,
+        AccessLogView accessLog) {
 
     /** A vhost whose static root cannot be served from, and why. */
     @Schema(name = "StaticRootWarning")
