@@ -233,11 +233,15 @@ public final class Exchange {
      * client is sent an interim {@code 100 Continue} (RFC 9110 section 15.2: clients must accept unexpected 1xx): a
      * closed socket answers it with a reset, and the request is then cancelled as a client that left, as before
      * half-closing was allowed.
+     *
+     * @return whether the probe was sent
      */
-    public void clientHalfClosed() {
-        if (!headSent && !response.ended() && !response.closed() && request.version() == HttpVersion.HTTP_1_1) {
-            response.writeContinue();
+    public boolean clientHalfClosed() {
+        if (headSent || response.ended() || response.closed() || request.version() != HttpVersion.HTTP_1_1) {
+            return false;
         }
+        response.writeContinue();
+        return true;
     }
 
     /** Starts the vhost's pipeline. */

@@ -38,15 +38,17 @@ public final class GuardedConnections {
         this.maxRequestLine = maxRequestLine;
         this.maxHeaderSize = maxHeaderSize;
         this.headerTimeoutMillis = headerTimeout.toMillis();
-        this.sweepMillis = Math.max(50, Math.min(1000, headerTimeoutMillis / 10));
+        this.sweepMillis = headerTimeoutMillis <= 0 ? 1000 : Math.max(50, Math.min(1000, headerTimeoutMillis / 10));
         this.scratch = new byte[Math.max(Math.max(maxRequestLine, maxHeaderSize), ChunkedBody.MAX_SIZE_LINE) + 1];
     }
 
-    /** Starts the sweep; call on the loop's context, whose timers then run it. */
+    /**
+     * Starts the sweep; call on the loop's context, whose timers then run it. It also watches clients that
+     * half-closed while a response was due (see {@link RequestGuard#checkPeer()}), so it runs even without a header
+     * timeout.
+     */
     public void start(Vertx vertx) {
-        if (headerTimeoutMillis > 0) {
-            timer = vertx.setPeriodic(sweepMillis, id -> sweep());
-        }
+        timer = vertx.setPeriodic(sweepMillis, id -> sweep());
     }
 
     public void stop(Vertx vertx) {
@@ -136,7 +138,9 @@ public final class GuardedConnections {
         RequestGuard guard = first;
         while (guard != null) {
             RequestGuard following = guard.next;
-            if (!guard.waitingForHead() || !guard.reading()) {
+            if (guard.watchingPeer) {
+                guard.checkPeer();
+            } else if (timeout <= 0 || !guard.waitingForHead() || !guard.reading()) {
                 guard.waitingSince = -1;
             } else if (guard.waitingSince < 0 || guard.waitingHeads != guard.headsPassed()) {
                 guard.waitingSince = now;

@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultHttpRequest;
@@ -50,6 +51,8 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter {
     private static final int TRAILER_LINE = 7;
     /** A violation was found (or the input ended): every later byte is dropped. */
     private static final int STOPPED = 8;
+    /** {@code TCP_CLOSE} in Linux's {@code tcp_info.tcpi_state}: the connection is gone (reset, or fully closed). */
+    private static final int TCP_CLOSE = 7;
 
     private final GuardedConnections loop;
     private final RequestHead head;
@@ -79,6 +82,8 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter {
     boolean listed;
     long waitingSince = -1;
     long waitingHeads;
+    /** Half-closed while a response was due, and probed: the sweep checks whether the peer reset. */
+    boolean watchingPeer;
 
     RequestGuard(GuardedConnections loop) {
         this.loop = loop;
@@ -402,8 +407,9 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter {
         stop();
         if (betweenRequests) {
             handOver(ClientHalfClosed.INSTANCE);
-            if (current != null) {
-                current.clientHalfClosed();
+            if (current != null && current.clientHalfClosed()) {
+                watchingPeer = true;
+                loop.add(this);
             }
         } else if (at == REQUEST_LINE || at == FIELD_LINE) {
             handOver(RequestHead.bad("The client closed its side in the middle of a request head"));
@@ -426,6 +432,25 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter {
     /** Whether Portico is reading the connection (not holding it back while a response is written). */
     boolean reading() {
         return ctx.channel().config().isAutoRead();
+    }
+
+    /**
+     * Whether the client, half-closed and probed, turned out to have closed its socket entirely: its kernel answered
+     * the probe with a reset. Then the connection is closed, which cancels the request like any client that leaves.
+     * Stops watching once the response is done. Only the epoll transport can tell (its TCP_INFO); with NIO the
+     * reset surfaces when the response is written.
+     */
+    void checkPeer() {
+        Channel channel = ctx.channel();
+        if (current == null || !channel.isActive()) {
+            watchingPeer = false;
+            loop.remove(this);
+        } else if (channel instanceof EpollSocketChannel
+                && ((EpollSocketChannel) channel).tcpInfo().state() == TCP_CLOSE) {
+            watchingPeer = false;
+            loop.remove(this);
+            ctx.close();
+        }
     }
 
     /** The header timeout passed: a head that began gets a 408; a connection that never sent a byte just closes. */
