@@ -3,11 +3,13 @@ package dev.portico.dataplane.http1;
 import dev.portico.dataplane.LocalReason;
 
 /**
- * The lines of a chunked body (RFC 9112 section 7.1): each chunk's size line and the trailer section. Strict where
- * lenient parsers guess: the size is hexadecimal digits followed directly by the line's end or by {@code ;} and
- * well-formed extensions (no space padding), and a size that does not fit in 31 bits is refused rather than
- * truncated. Everything accepted here is also accepted by Netty's decoder behind it, so a body either passes both
- * or is refused here, with a 400, before Netty could fail it with no answer.
+ * The lines of a chunked body (RFC 9112 section 7.1): each chunk's size line and the trailer section, read like
+ * {@link RequestHead}'s lines (the index after the CRLF, {@link RequestHead#NEED_MORE} or
+ * {@link RequestHead#REFUSED}). Strict where lenient parsers guess: the size is hexadecimal digits followed directly
+ * by the line's end or by {@code ;} and well-formed extensions (no space padding, as Node's llhttp), and a size that
+ * does not fit in 31 bits is refused rather than truncated. Everything accepted here is also accepted by Netty's
+ * decoder behind it, so a body either passes both or is refused here, with a 400, before Netty could fail it with no
+ * answer.
  */
 final class ChunkedBody {
 
@@ -15,8 +17,10 @@ final class ChunkedBody {
     static final int MAX_SIZE_LINE = 4096;
 
     private final int maxTrailerBytes;
+    private RequestRefused refusal;
     private long size;
     private int trailerBytes;
+    private boolean ended;
 
     ChunkedBody(int maxTrailerBytes) {
         this.maxTrailerBytes = maxTrailerBytes;
@@ -25,19 +29,26 @@ final class ChunkedBody {
     /** A new body begins. */
     void reset() {
         trailerBytes = 0;
+        ended = false;
+        refusal = null;
     }
 
-    /** The size read by the last accepted {@link #sizeLine}; 0 for the last chunk. */
+    /** The size read by the last {@link #sizeLine}; 0 for the last chunk. */
     long size() {
         return size;
     }
 
-    /**
-     * Checks {@code chunk-size [ chunk-ext ]}, the line without its CRLF.
-     *
-     * @return null when it is acceptable, else why not
-     */
-    RequestRefused sizeLine(byte[] a, int from, int to) {
+    /** Whether the blank line that ends the trailer section (and the body) has been read. */
+    boolean ended() {
+        return ended;
+    }
+
+    RequestRefused refusal() {
+        return refusal;
+    }
+
+    /** Reads {@code chunk-size [ chunk-ext ] CRLF}. */
+    int sizeLine(byte[] a, int from, int to) {
         long value = 0;
         int i = from;
         while (i < to) {
@@ -47,83 +58,126 @@ final class ChunkedBody {
             }
             value = value * 16 + digit;
             if (value > Integer.MAX_VALUE) {
-                return malformed("A chunk size is too large");
+                return refuse("A chunk size is too large");
             }
             i++;
         }
+        if (i == to) {
+            return RequestHead.NEED_MORE;
+        }
         if (i == from) {
-            return malformed("A chunk size is not hexadecimal");
+            return refuse("A chunk size is not hexadecimal");
         }
-        if (i < to && a[i] != ';') {
-            return malformed("A chunk size is followed by something other than the line's end or an extension");
+        if (a[i] == ';') {
+            i = extensionsEnd(a, i, to);
+            if (i < 0) {
+                return i == RequestHead.NEED_MORE ? i : refuse("A chunk extension is malformed");
+            }
         }
-        if (i < to && !extensionsWellFormed(a, i, to)) {
-            return malformed("A chunk extension is malformed");
+        if (a[i] != '\r') {
+            return refuse("A chunk size is followed by something other than CRLF or an extension");
+        }
+        if (i + 1 == to) {
+            return RequestHead.NEED_MORE;
+        }
+        if (a[i + 1] != '\n') {
+            return refuse("A CR is not followed by LF");
+        }
+        if (i - from > MAX_SIZE_LINE) {
+            return refuse("A chunk-size line is longer than " + MAX_SIZE_LINE + " bytes");
         }
         size = value;
-        return null;
+        return i + 2;
     }
 
-    /**
-     * Checks one trailer field line (without its CRLF); its content is not forwarded.
-     *
-     * @return null when it is acceptable, else why not
-     */
-    RequestRefused trailerLine(byte[] a, int from, int to) {
-        trailerBytes += to - from;
-        if (trailerBytes > maxTrailerBytes) {
-            return malformed("The trailer section is larger than " + maxTrailerBytes + " bytes");
+    /** Reads one trailer field line (its content is not forwarded), or the blank line that ends the body. */
+    int trailerLine(byte[] a, int from, int to) {
+        if (a[from] == '\r') {
+            if (from + 1 == to) {
+                return RequestHead.NEED_MORE;
+            }
+            if (a[from + 1] != '\n') {
+                return refuse("A CR is not followed by LF");
+            }
+            ended = true;
+            return from + 2;
         }
-        RequestRefused refused = RequestHead.checkFieldLine(a, from, FieldSyntax.skipToken(a, from, to), to);
-        return refused == null ? null : malformed(refused.detail().replace("field", "trailer field"));
+        int end = RequestHead.fieldEnd(a, from, FieldSyntax.skipToken(a, from, to), to);
+        if (end < 0) {
+            if (end == RequestHead.NEED_MORE) {
+                return end;
+            }
+            refusal = malformed(RequestHead.fieldRefusal(end, "trailer field").detail());
+            return RequestHead.REFUSED;
+        }
+        trailerBytes += end - from;
+        if (trailerBytes > maxTrailerBytes) {
+            return refuse("The trailer section is larger than " + maxTrailerBytes + " bytes");
+        }
+        return end + 2;
     }
 
     static RequestRefused malformed(String detail) {
         return new RequestRefused(LocalReason.INVALID_FRAMING, detail);
     }
 
+    private int refuse(String detail) {
+        refusal = malformed(detail);
+        return RequestHead.REFUSED;
+    }
+
     /**
-     * {@code *( BWS ";" BWS ext-name [ BWS "=" BWS ( token / quoted-string ) ] )}, starting at the first {@code ;}.
-     * No whitespace after a token value: Netty's decoder refuses it there, and a line it refuses would close the
-     * connection without an answer.
+     * {@code *( BWS ";" BWS ext-name [ BWS "=" BWS ( token / quoted-string ) ] )} from the first {@code ;}: the index
+     * of the CR after it, {@link RequestHead#NEED_MORE}, or {@link RequestHead#REFUSED}. No whitespace after a
+     * token value: Netty's decoder refuses it there, and a line it refuses would close the connection without an
+     * answer.
      */
-    private static boolean extensionsWellFormed(byte[] a, int from, int to) {
+    private static int extensionsEnd(byte[] a, int from, int to) {
         int i = from;
         while (i < to) {
+            if (a[i] == '\r') {
+                return i;
+            }
             if (a[i] != ';') {
-                return false;
+                return RequestHead.REFUSED;
             }
             i = FieldSyntax.skipOws(a, i + 1, to);
             int nameEnd = FieldSyntax.skipToken(a, i, to);
+            if (nameEnd == to) {
+                return RequestHead.NEED_MORE;
+            }
             if (nameEnd == i) {
-                return false;
+                return RequestHead.REFUSED;
             }
             i = FieldSyntax.skipOws(a, nameEnd, to);
-            if (i == to || a[i] == ';') {
-                continue;
+            if (i == to) {
+                return RequestHead.NEED_MORE;
             }
             if (a[i] != '=') {
-                return false;
+                continue;
             }
             i = FieldSyntax.skipOws(a, i + 1, to);
-            if (i < to && a[i] == '"') {
+            if (i == to) {
+                return RequestHead.NEED_MORE;
+            }
+            if (a[i] == '"') {
                 i = quotedStringEnd(a, i + 1, to);
                 if (i < 0) {
-                    return false;
+                    return i;
                 }
                 i = FieldSyntax.skipOws(a, i, to);
             } else {
                 int valueEnd = FieldSyntax.skipToken(a, i, to);
                 if (valueEnd == i) {
-                    return false;
+                    return RequestHead.REFUSED;
                 }
                 i = valueEnd;
             }
         }
-        return true;
+        return RequestHead.NEED_MORE;
     }
 
-    /** The index after the closing quote of a quoted string whose content starts at {@code from}, or -1. */
+    /** The index after the closing quote of a quoted string whose content starts at {@code from}. */
     private static int quotedStringEnd(byte[] a, int from, int to) {
         int i = from;
         while (i < to) {
@@ -132,16 +186,19 @@ final class ChunkedBody {
                 return i + 1;
             }
             if (b == '\\') {
-                if (i + 1 == to || !(FieldSyntax.isFieldValue(a[i + 1]))) {
-                    return -1;
+                if (i + 1 == to) {
+                    return RequestHead.NEED_MORE;
+                }
+                if (!FieldSyntax.isFieldValue(a[i + 1])) {
+                    return RequestHead.REFUSED;
                 }
                 i += 2;
             } else if (FieldSyntax.isQdtext(b)) {
                 i++;
             } else {
-                return -1;
+                return RequestHead.REFUSED;
             }
         }
-        return -1;
+        return RequestHead.NEED_MORE;
     }
 }

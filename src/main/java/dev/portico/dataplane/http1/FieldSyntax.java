@@ -1,10 +1,18 @@
 package dev.portico.dataplane.http1;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
  * The byte classes of RFC 9110 section 5.6 and RFC 9112, as lookup tables: one array load per byte, so the checks
  * run in the tight loops the JIT compiles best.
  */
 final class FieldSyntax {
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGH_BITS = 0x8080808080808080L;
 
     /** {@code tchar}: the characters of a token (methods, field names, codings, extension names). */
     private static final boolean[] TCHAR = new boolean[256];
@@ -46,10 +54,6 @@ final class FieldSyntax {
         return FIELD_VALUE[b & 0xFF];
     }
 
-    static boolean isTarget(byte b) {
-        return TARGET[b & 0xFF];
-    }
-
     static boolean isQdtext(byte b) {
         return QDTEXT[b & 0xFF];
     }
@@ -65,6 +69,70 @@ final class FieldSyntax {
             i++;
         }
         return i;
+    }
+
+    /**
+     * The first index at or after {@code from} that cannot be part of a field value (a CR where the line ends).
+     * Eight bytes at a time while none is a control byte or DEL, which is nearly all of a head.
+     */
+    static int skipFieldValue(byte[] a, int from, int to) {
+        int i = from;
+        while (i + 8 <= to && !hasControlOrDel((long) LONGS.get(a, i))) {
+            i += 8;
+        }
+        while (i < to && FIELD_VALUE[a[i] & 0xFF]) {
+            i++;
+        }
+        return i;
+    }
+
+    /**
+     * The first index at or after {@code from} that cannot be part of a request target (a SP where it ends), eight
+     * bytes at a time while none is a control byte, SP or DEL.
+     */
+    static int skipTarget(byte[] a, int from, int to) {
+        int i = from;
+        while (i + 8 <= to && !hasControlSpaceOrDel((long) LONGS.get(a, i))) {
+            i += 8;
+        }
+        while (i < to && TARGET[a[i] & 0xFF]) {
+            i++;
+        }
+        return i;
+    }
+
+    /** Whether any of {@code a[from, to)} is above 0x7F. */
+    static boolean hasNonAscii(byte[] a, int from, int to) {
+        int i = from;
+        for (; i + 8 <= to; i += 8) {
+            if (((long) LONGS.get(a, i) & HIGH_BITS) != 0) {
+                return true;
+            }
+        }
+        for (; i < to; i++) {
+            if (a[i] < 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /*
+     * The classic "has a byte less than n" test (Hacker's Delight, 6-1): (x - n*ONES) & ~x & HIGH_BITS is non-zero
+     * exactly when some byte below 0x80 is less than n; bytes of 0x80 and above (obs-text) never set it.
+     */
+    private static boolean hasControlOrDel(long x) {
+        return ((x - 0x2020202020202020L) & ~x & HIGH_BITS) != 0 || hasByte(x, 0x7F7F7F7F7F7F7F7FL);
+    }
+
+    private static boolean hasControlSpaceOrDel(long x) {
+        return ((x - 0x2121212121212121L) & ~x & HIGH_BITS) != 0 || hasByte(x, 0x7F7F7F7F7F7F7F7FL);
+    }
+
+    /** Whether a byte of {@code x} equals the byte repeated in {@code pattern} (a zero byte of their XOR). */
+    private static boolean hasByte(long x, long pattern) {
+        long y = x ^ pattern;
+        return ((y - ONES) & ~y & HIGH_BITS) != 0;
     }
 
     /** The first index at or after {@code from} that is not SP or HTAB. */

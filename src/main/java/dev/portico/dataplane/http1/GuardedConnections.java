@@ -39,7 +39,8 @@ public final class GuardedConnections {
         this.maxHeaderSize = maxHeaderSize;
         this.headerTimeoutMillis = headerTimeout.toMillis();
         this.sweepMillis = headerTimeoutMillis <= 0 ? 1000 : Math.max(50, Math.min(1000, headerTimeoutMillis / 10));
-        this.scratch = new byte[Math.max(Math.max(maxRequestLine, maxHeaderSize), ChunkedBody.MAX_SIZE_LINE) + 1];
+        // Room for the longest line any limit allows, its CRLF, and some bytes after it to read on.
+        this.scratch = new byte[Math.max(Math.max(maxRequestLine, maxHeaderSize), ChunkedBody.MAX_SIZE_LINE) + 64];
     }
 
     /**

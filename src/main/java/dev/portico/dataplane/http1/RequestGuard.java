@@ -53,6 +53,10 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter {
     private static final int STOPPED = 8;
     /** {@code TCP_CLOSE} in Linux's {@code tcp_info.tcpi_state}: the connection is gone (reset, or fully closed). */
     private static final int TCP_CLOSE = 7;
+    /** Bytes copied at once for reading a head: most heads fit. A line longer than what is left is read on. */
+    private static final int HEAD_WINDOW = 2048;
+    /** Bytes copied at once for a chunk-size line or a trailer: short lines between long runs of data. */
+    private static final int CHUNK_WINDOW = 128;
 
     private final GuardedConnections loop;
     private final RequestHead head;
@@ -67,6 +71,8 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter {
     /** Set by a scan that found a violation: the refusal, and the buffer index where the refused bytes start. */
     private RequestRefused refusal;
     private int refusedFrom;
+    /** Why the line just read was refused. */
+    private RequestRefused lineRefusal;
 
     /** Heads passed to the decoder, and exchanges Portico opened for requests: pairs them in order. */
     private long headsPassed;
@@ -215,79 +221,132 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter {
                     }
                     break;
                 default:
-                    i = line(in, i, to, from);
+                    i = lines(in, i, to, from);
             }
         }
     }
 
-    /** Reads one line from {@code i}: checks it when it ends in this buffer, keeps its start when it does not. */
-    private int line(ByteBuf in, int i, int to, int bufferStart) {
-        int lf = in.indexOf(i, to, (byte) '\n');
-        int limit = lineLimit() + 1;
-        int lineStart = carried > 0 ? bufferStart : i;
-        int length = carried + (lf < 0 ? to : lf) - i;
-        if (length > limit) {
-            refuse(tooLong(), lineStart);
+    /**
+     * Reads lines from {@code in[i]} while the phase is one that reads lines, and returns the buffer index where it
+     * stopped. The bytes are copied once into an array window and checked there in a single pass; a line that the
+     * buffer ends in the middle of is kept and read again, whole, once a later buffer brings its LF.
+     */
+    private int lines(ByteBuf in, int i, int to, int bufferStart) {
+        if (carried > 0 && in.indexOf(i, to, (byte) '\n') < 0) {
+            // No line can end in these bytes: keep them without reading the line again, so a line sent a byte at
+            // a time costs linear time.
+            if (carried + to - i > lineLimit()) {
+                refuse(tooLong(), bufferStart);
+            } else {
+                keep(in, i, to);
+            }
             return to;
         }
-        if (lf < 0) {
-            keep(in, i, to);
-            return to;
-        }
-        byte[] a;
-        if (carried == 0) {
-            a = loop.scratch();
-            in.getBytes(i, a, 0, length);
-        } else {
-            keep(in, i, lf);
-            a = carry;
+        int window = phase == REQUEST_LINE || phase == FIELD_LINE ? HEAD_WINDOW : CHUNK_WINDOW;
+        byte[] w;
+        int base;
+        int length;
+        if (carried > 0) {
+            int n = Math.min(to - i, window);
+            w = carry(carried + n, carried);
+            in.getBytes(i, w, carried, n);
+            base = i - carried;
+            length = carried + n;
             carried = 0;
+        } else {
+            w = loop.scratch();
+            length = Math.min(to - i, window);
+            in.getBytes(i, w, 0, length);
+            base = i;
         }
-        if (length == 0 || a[length - 1] != '\r') {
-            refuse(phase == REQUEST_LINE || phase == FIELD_LINE ? RequestHead.bad("A line ends with a bare LF")
-                    : ChunkedBody.malformed("A chunked body's line ends with a bare LF"), lineStart);
-            return to;
+        int p = 0;
+        while (readsLines()) {
+            int end = p == length ? RequestHead.NEED_MORE : readLine(w, p, length);
+            if (end >= 0) {
+                p = end;
+                continue;
+            }
+            if (end == RequestHead.REFUSED) {
+                refuse(lineRefusal, Math.max(base + p, bufferStart));
+                lineRefusal = null;
+                return to;
+            }
+            int partial = length - p;
+            // As strict as Netty's own check on a line without its LF yet, so the guard always speaks first.
+            if (partial > lineLimit()) {
+                refuse(tooLong(), Math.max(base + p, bufferStart));
+                return to;
+            }
+            int next = base + length;
+            if (next >= to) {
+                byte[] kept = carry(partial, 0);
+                System.arraycopy(w, p, kept, 0, partial);
+                carried = partial;
+                return to;
+            }
+            // The window ended inside the line: move the line to the front and read more of the buffer behind it.
+            int n = Math.min(to - next, Math.max(window, partial));
+            if (w == carry) {
+                System.arraycopy(w, p, w, 0, partial);
+                w = carry(partial + n, partial);
+            } else {
+                n = Math.min(n, w.length - partial);
+                System.arraycopy(w, p, w, 0, partial);
+            }
+            in.getBytes(next, w, partial, n);
+            base = next - partial;
+            length = partial + n;
+            p = 0;
         }
-        RequestRefused refused = checkLine(a, length - 1);
-        if (refused != null) {
-            refuse(refused, lineStart);
-            return to;
-        }
-        return lf + 1;
+        return base + p;
     }
 
-    private RequestRefused checkLine(byte[] a, int length) {
+    private boolean readsLines() {
+        return phase == REQUEST_LINE || phase == FIELD_LINE || phase == CHUNK_SIZE_LINE || phase == TRAILER_LINE;
+    }
+
+    /** Reads the line at {@code w[p]} in the current phase and moves to the next phase when it ends one. */
+    private int readLine(byte[] w, int p, int length) {
+        int end;
         switch (phase) {
             case REQUEST_LINE:
-                if (length == 0) {
-                    // RFC 9112 section 2.2: empty lines before a request line are ignored.
-                    return null;
-                }
-                RequestRefused badLine = head.requestLine(a, 0, length);
-                if (badLine == null) {
+                end = head.requestLine(w, p, length);
+                if (end >= 0 && w[p] != '\r') {
                     phase = FIELD_LINE;
                 }
-                return badLine;
+                break;
             case FIELD_LINE:
-                return length > 0 ? head.field(a, 0, length) : headEnded();
+                end = head.fieldLine(w, p, length);
+                if (end >= 0 && head.ended()) {
+                    RequestRefused refused = headEnded();
+                    if (refused != null) {
+                        lineRefusal = refused;
+                        return RequestHead.REFUSED;
+                    }
+                }
+                break;
             case CHUNK_SIZE_LINE:
-                RequestRefused badSize = chunks.sizeLine(a, 0, length);
-                if (badSize == null) {
+                end = chunks.sizeLine(w, p, length);
+                if (end >= 0) {
                     remaining = chunks.size();
                     phase = remaining == 0 ? TRAILER_LINE : CHUNK_DATA;
                 }
-                return badSize;
+                break;
             default:
-                if (length == 0) {
+                end = chunks.trailerLine(w, p, length);
+                if (end >= 0 && chunks.ended()) {
                     requestEnded();
-                    return null;
                 }
-                return chunks.trailerLine(a, 0, length);
+                break;
         }
+        if (end == RequestHead.REFUSED) {
+            lineRefusal = phase == REQUEST_LINE || phase == FIELD_LINE ? head.refusal() : chunks.refusal();
+        }
+        return end;
     }
 
     private RequestRefused headEnded() {
-        RequestRefused refused = head.end();
+        RequestRefused refused = head.framingVerdict();
         if (refused != null) {
             return refused;
         }
@@ -339,19 +398,24 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Appends {@code in[from, to)} to the carried start of a line (the line limit bounds it). */
+    /** Appends {@code in[from, to)} to the kept start of a line (the line limit bounds it). */
     private void keep(ByteBuf in, int from, int to) {
-        int n = to - from;
-        if (carry == null || carry.length < carried + n) {
+        byte[] kept = carry(carried + to - from, carried);
+        in.getBytes(from, kept, carried, to - from);
+        carried += to - from;
+    }
+
+    /** The array for a kept line, at least {@code capacity} long, its first {@code keep} bytes preserved. */
+    private byte[] carry(int capacity, int keep) {
+        if (carry == null || carry.length < capacity) {
             // Doubling: a line dribbled in byte by byte is copied a bounded number of times.
-            byte[] larger = new byte[Math.max(carried + n, carry == null ? 256 : carry.length * 2)];
+            byte[] larger = new byte[Math.max(capacity, carry == null ? 256 : carry.length * 2)];
             if (carry != null) {
-                System.arraycopy(carry, 0, larger, 0, carried);
+                System.arraycopy(carry, 0, larger, 0, keep);
             }
             carry = larger;
         }
-        in.getBytes(from, carry, carried, n);
-        carried += n;
+        return carry;
     }
 
     private void refuse(RequestRefused refused, int at) {

@@ -3,21 +3,30 @@ package dev.portico.dataplane.http1;
 import dev.portico.dataplane.LocalReason;
 
 /**
- * Checks one request head line by line, as RFC 9112 writes it and nothing looser, and works out how the body that
- * follows is framed. Every check refuses what a lenient parser would repair: a tab or two spaces between the parts
- * of the request line, control bytes or malformed UTF-8 in the target, a field line folded onto the previous one
- * (obs-fold) or with an empty name, any {@code Transfer-Encoding} but a lone {@code chunked}. A message whose
- * framing two parsers could read differently is the start of request smuggling, so it never goes further.
- * Reused for every request of a connection: {@link #reset()} between them.
+ * Reads one request head line by line, as RFC 9112 writes it and nothing looser, and works out how the body that
+ * follows is framed. It refuses what a lenient parser would repair: a tab or two spaces between the parts of the
+ * request line, control bytes or malformed UTF-8 in the target, a field line folded onto the previous one
+ * (obs-fold) or with an empty name, a bare CR or LF, any {@code Transfer-Encoding} but a lone {@code chunked}. A
+ * message whose framing two parsers could read differently is the start of request smuggling, so it never goes
+ * further.
+ *
+ * <p>Each method reads a line starting at {@code a[from]} from bytes that end at {@code a[to]}, finding the line's
+ * end in the same pass that checks it (one table lookup per byte): it returns the index after the line's CRLF,
+ * {@link #NEED_MORE} when the bytes end first, or {@link #REFUSED} (then {@link #refusal()} says why). Reused for
+ * every request of a connection: {@link #reset()} between them.
  */
 final class RequestHead {
 
+    static final int NEED_MORE = -1;
+    static final int REFUSED = -2;
     /** {@link #bodyLength()} for a chunked body. */
     static final long CHUNKED = -1;
 
     private final int maxRequestLine;
     private final int maxHeaderSize;
 
+    private RequestRefused refusal;
+    private boolean ended;
     private int headerBytes;
     private boolean http10;
     private boolean get;
@@ -35,6 +44,8 @@ final class RequestHead {
     }
 
     void reset() {
+        refusal = null;
+        ended = false;
         headerBytes = 0;
         http10 = false;
         get = false;
@@ -56,119 +67,180 @@ final class RequestHead {
         return maxHeaderSize - headerBytes;
     }
 
+    /** Why the last read returned {@link #REFUSED}. */
+    RequestRefused refusal() {
+        return refusal;
+    }
+
+    /** Whether the blank line that ends the head has been read. */
+    boolean ended() {
+        return ended;
+    }
+
     /**
-     * Checks {@code method SP request-target SP HTTP-version} (RFC 9112 section 3), the line without its CRLF.
-     *
-     * @return null when it is acceptable, else why not
+     * Reads {@code method SP request-target SP HTTP-version CRLF} (RFC 9112 section 3), or an empty line before it
+     * (which section 2.2 says to ignore).
      */
-    RequestRefused requestLine(byte[] a, int from, int to) {
-        if (to - from > maxRequestLine) {
-            return new RequestRefused(LocalReason.URI_TOO_LONG, "The request line is longer than "
-                    + maxRequestLine + " bytes");
+    int requestLine(byte[] a, int from, int to) {
+        if (a[from] == '\r') {
+            return lineEnd(a, from, to);
         }
         int i = FieldSyntax.skipToken(a, from, to);
-        if (i == from || i == to || a[i] != ' ') {
-            return bad("The request line must be a method, one space, the target, one space and the version");
+        if (i == to) {
+            return NEED_MORE;
+        }
+        if (i == from || a[i] != ' ') {
+            return refuse(bad("The request line must be a method, one space, the target, one space and the version"));
         }
         get = i - from == 3 && a[from] == 'G' && a[from + 1] == 'E' && a[from + 2] == 'T';
         int target = ++i;
-        boolean nonAscii = false;
-        while (i < to && FieldSyntax.isTarget(a[i])) {
-            nonAscii |= a[i] < 0;
-            i++;
+        i = FieldSyntax.skipTarget(a, i, to);
+        if (i == to) {
+            return NEED_MORE;
         }
-        if (i == target || i == to) {
-            return bad("The request line must be a method, one space, the target, one space and the version");
+        if (i == target) {
+            return refuse(bad("The request line must be a method, one space, the target, one space and the version"));
         }
         if (a[i] != ' ') {
-            return bad(String.format("The request target contains the control byte 0x%02X", a[i] & 0xFF));
+            return refuse(bad(String.format("The request target contains the control byte 0x%02X", a[i] & 0xFF)));
         }
-        if (nonAscii && !FieldSyntax.isUtf8(a, target, i)) {
+        if (FieldSyntax.hasNonAscii(a, target, i) && !FieldSyntax.isUtf8(a, target, i)) {
             // Portico carries the target as text and writes it upstream as UTF-8, so other bytes could not be
             // forwarded as they arrived; percent-encoding them would change the target.
-            return bad("The request target has bytes above 0x7F that are not UTF-8 (percent-encode them)");
+            return refuse(bad("The request target has bytes above 0x7F that are not UTF-8 (percent-encode them)"));
         }
         int version = i + 1;
-        if (to - version != 8 || a[version] != 'H' || a[version + 1] != 'T' || a[version + 2] != 'T'
-                || a[version + 3] != 'P' || a[version + 4] != '/' || !isDigit(a[version + 5])
-                || a[version + 6] != '.' || !isDigit(a[version + 7])) {
-            return bad("The request line does not end with one space and an HTTP version such as HTTP/1.1");
+        if (version + 10 > to) {
+            return NEED_MORE;
+        }
+        if (a[version] != 'H' || a[version + 1] != 'T' || a[version + 2] != 'T' || a[version + 3] != 'P'
+                || a[version + 4] != '/' || !isDigit(a[version + 5]) || a[version + 6] != '.'
+                || !isDigit(a[version + 7]) || a[version + 8] != '\r') {
+            return refuse(bad("The request line does not end with one space and a version such as HTTP/1.1"));
+        }
+        if (a[version + 9] != '\n') {
+            return refuse(bad("A CR is not followed by LF"));
+        }
+        if (version + 8 - from > maxRequestLine) {
+            return refuse(new RequestRefused(LocalReason.URI_TOO_LONG, "The request line is longer than "
+                    + maxRequestLine + " bytes"));
         }
         if (a[version + 5] != '1') {
-            return new RequestRefused(LocalReason.HTTP_VERSION_NOT_SUPPORTED, "Only HTTP/1.x is served on an "
-                    + "HTTP/1 connection");
+            return refuse(new RequestRefused(LocalReason.HTTP_VERSION_NOT_SUPPORTED, "Only HTTP/1.x is served on an "
+                    + "HTTP/1 connection"));
         }
-        // RFC 9110 section 2.5: a higher minor version is handled as the highest one we implement, HTTP/1.1.
+        // RFC 9110 section 2.5: a higher minor version is handled as the highest one implemented, HTTP/1.1.
         http10 = a[version + 7] == '0';
-        return null;
+        return version + 10;
     }
 
     /**
-     * Checks one field line, {@code field-name ":" OWS field-value OWS} (RFC 9112 section 5), without its CRLF,
-     * and takes note of the fields that frame the body.
-     *
-     * @return null when it is acceptable, else why not
+     * Reads one field line, {@code field-name ":" OWS field-value OWS CRLF} (RFC 9112 section 5), taking note of
+     * the fields that frame the body; or the blank line that ends the head, after which {@link #ended()} is true.
      */
-    RequestRefused field(byte[] a, int from, int to) {
-        headerBytes += to - from;
-        if (headerBytes > maxHeaderSize) {
-            return new RequestRefused(LocalReason.HEADERS_TOO_LARGE, "The request's header fields are larger than "
-                    + maxHeaderSize + " bytes");
+    int fieldLine(byte[] a, int from, int to) {
+        if (a[from] == '\r') {
+            int end = lineEnd(a, from, to);
+            ended = end >= 0;
+            return end;
         }
         int colon = FieldSyntax.skipToken(a, from, to);
-        RequestRefused malformed = checkFieldLine(a, from, colon, to);
-        if (malformed != null) {
-            return malformed;
+        int end = fieldEnd(a, from, colon, to);
+        if (end < 0) {
+            return end == NEED_MORE ? NEED_MORE : refuse(fieldRefusal(end, "field"));
         }
-        int valueStart = FieldSyntax.skipOws(a, colon + 1, to);
-        int valueEnd = FieldSyntax.trimOws(a, valueStart, to);
+        headerBytes += end - from;
+        if (headerBytes > maxHeaderSize) {
+            return refuse(new RequestRefused(LocalReason.HEADERS_TOO_LARGE, "The request's header fields are larger "
+                    + "than " + maxHeaderSize + " bytes"));
+        }
+        int valueStart = FieldSyntax.skipOws(a, colon + 1, end);
+        int valueEnd = FieldSyntax.trimOws(a, valueStart, end);
+        RequestRefused framing = null;
         switch (colon - from) {
             case 10:
-                return FieldSyntax.equalsIgnoreCase(a, from, colon, "connection") ? connection(a, valueStart, valueEnd)
-                        : null;
+                if (FieldSyntax.equalsIgnoreCase(a, from, colon, "connection")) {
+                    framing = connection(a, valueStart, valueEnd);
+                }
+                break;
             case 14:
-                return FieldSyntax.equalsIgnoreCase(a, from, colon, "content-length")
-                        ? contentLength(a, valueStart, valueEnd) : null;
+                if (FieldSyntax.equalsIgnoreCase(a, from, colon, "content-length")) {
+                    framing = contentLength(a, valueStart, valueEnd);
+                }
+                break;
             case 17:
-                return FieldSyntax.equalsIgnoreCase(a, from, colon, "transfer-encoding")
-                        ? transferEncoding(a, valueStart, valueEnd) : null;
+                if (FieldSyntax.equalsIgnoreCase(a, from, colon, "transfer-encoding")) {
+                    framing = transferEncoding(a, valueStart, valueEnd);
+                }
+                break;
             case 18:
                 webSocketKey1 |= FieldSyntax.equalsIgnoreCase(a, from, colon, "sec-websocket-key1");
                 webSocketKey2 |= FieldSyntax.equalsIgnoreCase(a, from, colon, "sec-websocket-key2");
-                return null;
+                break;
             default:
-                return null;
+                break;
         }
+        return framing == null ? end + 2 : refuse(framing);
     }
 
+    static final int OBS_FOLD = -3;
+    static final int NOT_A_FIELD = -4;
+    static final int EMPTY_NAME = -5;
+    static final int CONTROL_IN_VALUE = -6;
+    static final int BARE_CR = -7;
+
     /**
-     * The syntax of a field line (also of a trailer field), given where its name ends; null when well formed.
+     * The index of the CR that ends a well-formed field line (also a trailer field) whose name's token ends at
+     * {@code colon}, {@link #NEED_MORE}, or a negative code for what is wrong with it.
      */
-    static RequestRefused checkFieldLine(byte[] a, int from, int nameEnd, int to) {
+    static int fieldEnd(byte[] a, int from, int colon, int to) {
         if (a[from] == ' ' || a[from] == '\t') {
-            return bad("A field line starts with whitespace (obs-fold, RFC 9112 section 5.2, is not accepted)");
+            return OBS_FOLD;
         }
-        if (nameEnd == to || a[nameEnd] != ':') {
-            return bad("A field line is not a token, a colon and a value");
+        if (colon == to) {
+            return NEED_MORE;
         }
-        if (nameEnd == from) {
-            return bad("A field line has an empty name");
+        if (a[colon] != ':') {
+            return NOT_A_FIELD;
         }
-        for (int i = nameEnd + 1; i < to; i++) {
-            if (!FieldSyntax.isFieldValue(a[i])) {
-                return bad(String.format("A field value contains the control byte 0x%02X", a[i] & 0xFF));
-            }
+        if (colon == from) {
+            return EMPTY_NAME;
         }
-        return null;
+        int i = FieldSyntax.skipFieldValue(a, colon + 1, to);
+        if (i == to) {
+            return NEED_MORE;
+        }
+        if (a[i] != '\r') {
+            return CONTROL_IN_VALUE;
+        }
+        if (i + 1 == to) {
+            return NEED_MORE;
+        }
+        return a[i + 1] == '\n' ? i : BARE_CR;
+    }
+
+    /** What a negative {@link #fieldEnd} code means, for a field or a trailer field. */
+    static RequestRefused fieldRefusal(int code, String kind) {
+        switch (code) {
+            case OBS_FOLD:
+                return bad("A " + kind + " line starts with whitespace (obs-fold, RFC 9112 section 5.2, is not "
+                        + "accepted)");
+            case EMPTY_NAME:
+                return bad("A " + kind + " line has an empty name");
+            case CONTROL_IN_VALUE:
+                return bad("A " + kind + " value contains a control byte, or a line ends with a bare LF");
+            case BARE_CR:
+                return bad("A CR is not followed by LF");
+            default:
+                return bad("A " + kind + " line is not a token, a colon and a value");
+        }
     }
 
     /**
-     * At the blank line that ends the head: whether its framing is acceptable; then {@link #bodyLength()} says how
-     * the body is framed.
-     *
-     * @return null when it is acceptable, else why not
+     * After the blank line: whether the head's framing is acceptable (null when it is); then {@link #bodyLength()}
+     * says how the body is framed.
      */
-    RequestRefused end() {
+    RequestRefused framingVerdict() {
         if (transferEncoding) {
             return transferCodingVerdict();
         }
@@ -274,6 +346,19 @@ final class RequestHead {
             i = comma + 1;
         }
         return null;
+    }
+
+    /** An empty line at {@code a[from]}, which is a CR: the index after its LF. */
+    private int lineEnd(byte[] a, int from, int to) {
+        if (from + 1 == to) {
+            return NEED_MORE;
+        }
+        return a[from + 1] == '\n' ? from + 2 : refuse(bad("A CR is not followed by LF"));
+    }
+
+    private int refuse(RequestRefused refused) {
+        refusal = refused;
+        return REFUSED;
     }
 
     private static boolean isDigit(byte b) {
