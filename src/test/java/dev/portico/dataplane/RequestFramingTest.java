@@ -14,6 +14,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 
 import static dev.portico.dataplane.Refusals.assertRefused;
@@ -124,6 +129,36 @@ class RequestFramingTest extends DataPlaneTestSupport {
             assertTrue(!received.headText().contains("/smuggled"), received.headText());
         }
         assertNothingReachedTheOrigin();
+    }
+
+    /** Too late for a 400 once the response began: the connection is cut, so the response never looks complete. */
+    @Test
+    void aChunkedBodyThatBreaksAfterTheResponseBeganCutsTheConnection() throws Exception {
+        long size = 64L * 1024 * 1024;
+        vhost("framing-late", "late.test", origin("streaming"));
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), dataPlane.port())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            // The origin streams /bytes/N at once, without reading the request body.
+            out.write(("POST /bytes/" + size + " HTTP/1.1\r\nHost: late.test\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "5\r\nhello\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            assertEquals(200, RawHttp.status(RawHttp.readUntil(in, "\r\n\r\n")));
+            out.write("zz\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            long read = 0;
+            byte[] buffer = new byte[65536];
+            try {
+                int n;
+                while ((n = in.read(buffer)) >= 0) {
+                    read += n;
+                }
+            } catch (SocketException reset) {
+                // a reset is one way to end it
+            }
+            assertTrue(read < size, "the whole response arrived");
+        }
     }
 
     @Test
