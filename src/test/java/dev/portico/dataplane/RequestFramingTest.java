@@ -107,6 +107,14 @@ class RequestFramingTest extends DataPlaneTestSupport {
         assertNothingReachedTheOrigin();
     }
 
+    /** Netty reads eight body bytes after a draft-76 handshake where origins read none: the two would disagree. */
+    @Test
+    void theDraft76WebSocketHandshakeIsRefused() throws Exception {
+        assertRefused(send("GET /ws HTTP/1.1\r\nHost: " + HOST + "\r\nSec-WebSocket-Key1: 1 2\r\n"
+                + "Sec-WebSocket-Key2: 3 4\r\n\r\n12345678" + SMUGGLED), 400, "bad_request");
+        assertNothingReachedTheOrigin();
+    }
+
     /** Each malformed chunked body is answered 400 before any response began, and no origin sees it complete. */
     @ParameterizedTest
     @ValueSource(strings = {

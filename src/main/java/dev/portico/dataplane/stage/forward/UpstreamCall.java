@@ -9,6 +9,7 @@ import dev.portico.dataplane.encoding.BodyEncoder;
 import dev.portico.dataplane.encoding.CompressionPolicy;
 import dev.portico.dataplane.stage.forwarding.HopByHopHeaders;
 import io.vertx.core.AsyncResult;
+import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
@@ -31,6 +32,12 @@ final class UpstreamCall extends ResponseDeadlines.Waiter {
 
     private static final Logger LOG = Logger.getLogger(UpstreamCall.class);
     static final CharSequence VIA = HttpHeaders.createOptimized("Via");
+    /**
+     * Resetting a request that has not ended (a client that left, or whose body broke its framing, before or while
+     * the body went out) fails its end too; the response future reports the reset, so Vert.x need not log it as an
+     * unhandled error.
+     */
+    private static final Handler<Throwable> IGNORED = failure -> { };
 
     private final ForwardStage stage;
     private final Exchange exchange;
@@ -94,6 +101,7 @@ final class UpstreamCall extends ResponseDeadlines.Waiter {
         HttpClientRequest request = result.result();
         upstreamRequest = request;
         if (clientGone) {
+            request.exceptionHandler(IGNORED);
             request.reset();
             releasePool();
             return;
@@ -111,6 +119,7 @@ final class UpstreamCall extends ResponseDeadlines.Waiter {
         out.add(VIA, stage.via(in.version()));
         request.response().onComplete(this::responded);
         if (RequestTarget.hasBody(in)) {
+            request.exceptionHandler(IGNORED);
             if (inHeaders.contains(HttpHeaders.TRANSFER_ENCODING)) {
                 out.remove(HttpHeaders.CONTENT_LENGTH);
                 request.setChunked(true);
