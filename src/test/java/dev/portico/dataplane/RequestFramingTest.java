@@ -61,7 +61,7 @@ class RequestFramingTest extends DataPlaneTestSupport {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"xchunked", "gzip", "identity", "chunked, gzip", "chunked;x=1"})
+    @ValueSource(strings = {"xchunked", "gzip", "identity", "chunked, gzip", "chunked;x=1", "chunk", ",\tchunked"})
     void aTransferEncodingWhoseFinalCodingIsNotChunkedIsRefusedAndNothingIsSmuggled(String coding)
             throws Exception {
         String withLength = send("POST /first HTTP/1.1\r\nHost: " + HOST + "\r\nTransfer-Encoding: " + coding

@@ -302,6 +302,13 @@ final class RequestHead {
     /** Each list member of {@code Transfer-Encoding}; fields that repeat it add to the same list (RFC 9110 5.3). */
     private RequestRefused transferEncoding(byte[] a, int from, int to) {
         transferEncoding = true;
+        for (int k = from; k < to; k++) {
+            if (a[k] == '\t') {
+                // Vert.x trims only spaces around list members when Netty asks whether "chunked" is there, so a tab
+                // there would make it frame the body differently from this reader.
+                return framing("Transfer-Encoding separates its codings with a tab");
+            }
+        }
         int i = from;
         while (i <= to) {
             int comma = i;
