@@ -27,6 +27,8 @@ final class RequestStream {
     private static final int HEAD_WINDOW = 2048;
     /** Bytes copied at once for a chunk-size line or a trailer: short lines between long runs of data. */
     private static final int CHUNK_WINDOW = 128;
+    /** The largest array for kept lines a connection holds on to between lines. */
+    private static final int KEPT_LINE_RETAINED = 1024;
 
     private final GuardedConnections loop;
     private final RequestHead head;
@@ -198,6 +200,10 @@ final class RequestStream {
             base = next - partial;
             length = partial + n;
             p = 0;
+        }
+        if (carry != null && carry.length > KEPT_LINE_RETAINED) {
+            // A long line was kept once: the memory goes back rather than stay with an idle connection.
+            carry = null;
         }
         return base + p;
     }
