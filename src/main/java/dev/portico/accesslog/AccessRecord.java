@@ -5,8 +5,9 @@ package dev.portico.accesslog;
  * one, refills it for every request and formats it at once, so logging allocates nothing per request. String
  * fields hold what the request carried, unescaped; {@code null} means absent.
  *
- * <p>HTTP fields ({@link #method}, {@link #target}, {@link #userAgent}, {@link #referrer}) are what Vert.x decoded
- * as ISO-8859-1: every char stands for one byte on the wire. The formatters treat them that way.
+ * <p>HTTP fields ({@link #method}, {@link #userAgent}, {@link #referrer}) are what Vert.x decoded as ISO-8859-1:
+ * every char stands for one byte on the wire. The formatters treat them that way. The {@link #target} is text: the
+ * decoder reads it as UTF-8 (which the strict HTTP/1.1 reader has checked), and it is written as UTF-8.
  */
 final class AccessRecord {
 

@@ -12,8 +12,21 @@ final class CombinedEscaper {
     private CombinedEscaper() {
     }
 
-    /** Appends {@code s[0, end)}, at most {@code max} chars of it. */
+    /** Appends wire value {@code s[0, end)}, at most {@code max} chars of it. */
     static void append(LineBuffer out, String s, int end, int max) {
+        append(out, s, end, max, 0xff);
+    }
+
+    /**
+     * Appends Java text {@code s[0, end)} (the request target: the decoder reads it as UTF-8), at most {@code max}
+     * chars of it: every char above 0x7F is written as the escapes of its UTF-8 bytes, the bytes the client sent.
+     */
+    static void appendText(LineBuffer out, String s, int end, int max) {
+        append(out, s, end, max, 0x7f);
+    }
+
+    /** {@code lastByteChar}: the highest char that stands for one byte (0xFF for wire values, 0x7F for text). */
+    private static void append(LineBuffer out, String s, int end, int max, int lastByteChar) {
         int limit = Math.min(end, max);
         // Worst case: a BMP char above U+07FF is three escaped bytes, twelve bytes for one unit.
         out.ensure(limit * 12 + JsonEscaper.TRUNCATED.length());
@@ -27,7 +40,7 @@ final class CombinedEscaper {
             }
             char c = s.charAt(i);
             int units = 1;
-            if (c <= 0xff) {
+            if (c <= lastByteChar) {
                 if (i + 1 > limit) {
                     break;
                 }

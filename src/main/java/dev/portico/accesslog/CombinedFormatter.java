@@ -23,7 +23,7 @@ final class CombinedFormatter implements LineFormatter {
         out.ascii("] \"");
         value(out, r.method, AccessRecord.MAX_METHOD, false);
         out.ascii(' ');
-        value(out, r.target, AccessRecord.MAX_TARGET, r.redactQuery);
+        target(out, r.target, r.redactQuery);
         if (r.protocol != null) {
             out.ascii(' ').ascii(r.protocol);
         }
@@ -36,6 +36,19 @@ final class CombinedFormatter implements LineFormatter {
         out.ascii("\" ").thousandths(r.durationNanos / 1_000_000).ascii(" \"");
         value(out, r.vhost, AccessRecord.MAX_OTHER, false);
         out.ascii("\"\n");
+    }
+
+    /** The request target is text (the decoder reads it as UTF-8): written as the escapes of its UTF-8 bytes. */
+    private static void target(LineBuffer out, String value, boolean redactQuery) {
+        if (value == null || value.isEmpty()) {
+            out.ascii('-');
+            return;
+        }
+        int end = LineFormatter.visibleEnd(value, redactQuery);
+        CombinedEscaper.appendText(out, value, end, AccessRecord.MAX_TARGET);
+        if (end < value.length()) {
+            out.ascii(REDACTED);
+        }
     }
 
     private static void value(LineBuffer out, String value, int max, boolean redactQuery) {

@@ -7,8 +7,8 @@ package dev.portico.accesslog;
  *
  * <p>Two kinds of input. <em>Wire</em> values come from the HTTP decoder as ISO-8859-1, one char per byte: byte
  * sequences that are well-formed UTF-8 are kept as UTF-8 (a non-ASCII {@code User-Agent} reads as sent), every other
- * byte of 0x80 and above becomes U+FFFD. <em>Text</em> values are Java strings: encoded as UTF-8, with unpaired
- * surrogates replaced by U+FFFD. A value longer than its cap is cut before the cap, never inside a UTF-8 sequence or
+ * byte of 0x80 and above becomes U+FFFD. <em>Text</em> values are Java strings (the request target among them: the
+ * decoder reads it as UTF-8): encoded as UTF-8, with unpaired surrogates replaced by U+FFFD. A value longer than its cap is cut before the cap, never inside a UTF-8 sequence or
  * a surrogate pair, and marked with a trailing {@code ...}.
  */
 final class JsonEscaper {
@@ -27,6 +27,11 @@ final class JsonEscaper {
     /** Appends {@code s} as Java text, at most {@code max} chars of it; no quotes. */
     static void text(LineBuffer out, String s, int max) {
         append(out, s, s.length(), max, false);
+    }
+
+    /** Appends {@code s[0, end)} as Java text, at most {@code max} chars of it; no quotes. */
+    static void text(LineBuffer out, String s, int end, int max) {
+        append(out, s, end, max, false);
     }
 
     private static void append(LineBuffer out, String s, int end, int max, boolean wire) {

@@ -30,7 +30,7 @@ final class JsonFormatter implements LineFormatter {
         out.ascii(",\"method\":");
         wire(out, r.method, AccessRecord.MAX_METHOD, false);
         out.ascii(",\"path\":");
-        wire(out, r.target, AccessRecord.MAX_TARGET, r.redactQuery);
+        target(out, r.target, r.redactQuery);
         out.ascii(",\"protocol\":");
         text(out, r.protocol);
         out.ascii(",\"status\":").number(r.status);
@@ -61,6 +61,21 @@ final class JsonFormatter implements LineFormatter {
         }
         out.ascii('"');
         JsonEscaper.text(out, value, AccessRecord.MAX_OTHER);
+        out.ascii('"');
+    }
+
+    /** The request target is text: the decoder reads it as UTF-8, so it is written as such. */
+    private static void target(LineBuffer out, String value, boolean redactQuery) {
+        if (value == null) {
+            out.ascii("null");
+            return;
+        }
+        out.ascii('"');
+        int end = LineFormatter.visibleEnd(value, redactQuery);
+        JsonEscaper.text(out, value, end, AccessRecord.MAX_TARGET);
+        if (end < value.length()) {
+            out.ascii(REDACTED);
+        }
         out.ascii('"');
     }
 

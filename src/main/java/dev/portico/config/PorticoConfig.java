@@ -57,6 +57,14 @@ public interface PorticoConfig {
         @WithDefault("60s")
         Duration clientBodyTimeout();
 
+        /**
+         * How long a client may take to send a request head (nginx {@code client_header_timeout}): from a new
+         * connection's opening, and from the first byte of each later head, to the blank line that ends it. A head
+         * that began gets 408; a connection that sent nothing is closed. {@code 0} turns it off.
+         */
+        @WithDefault("30s")
+        Duration clientHeaderTimeout();
+
         /** Longest request line accepted; longer gets 414. */
         @WithDefault("8192")
         int maxRequestLine();

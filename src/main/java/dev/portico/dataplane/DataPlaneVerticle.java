@@ -2,6 +2,7 @@ package dev.portico.dataplane;
 
 import dev.portico.config.PorticoConfig;
 import dev.portico.config.SnapshotHolder;
+import dev.portico.dataplane.http1.GuardedConnections;
 import dev.portico.dataplane.stage.forward.UpstreamClients;
 import dev.portico.stats.StatsRegistry;
 import io.vertx.core.AbstractVerticle;
@@ -31,6 +32,7 @@ final class DataPlaneVerticle extends AbstractVerticle {
     private final int index;
     private HttpServer server;
     private LoopState loop;
+    private GuardedConnections connections;
     private long flushTimer = -1;
 
     DataPlaneVerticle(Services services, int index) {
@@ -67,12 +69,16 @@ final class DataPlaneVerticle extends AbstractVerticle {
                 .setPerFrameWebSocketCompressionSupported(false)
                 .setTcpNoDelay(true)
                 .setReuseAddress(true);
+        connections = new GuardedConnections(config.maxRequestLine(), config.maxHeaderSize(),
+                config.clientHeaderTimeout());
+        connections.start(vertx);
         server = vertx.createHttpServer(options)
                 .requestHandler(handler)
                 .invalidRequestHandler(handler::handleInvalid)
                 .connectionHandler(connection -> {
                     services.stats().connections().opened(index);
                     connection.closeHandler(v -> services.stats().connections().closed(index));
+                    connections.guard(connection, options);
                 });
         if (services.observers().length > 0) {
             flushTimer = vertx.setPeriodic(OBSERVER_FLUSH_MILLIS, id -> flushObservers());
@@ -104,6 +110,9 @@ final class DataPlaneVerticle extends AbstractVerticle {
             vertx.cancelTimer(flushTimer);
         }
         loop.upstreams().closeAll();
+        if (connections != null) {
+            connections.stop(vertx);
+        }
         if (server == null) {
             stopped.complete();
         } else {

@@ -3,11 +3,13 @@ package dev.portico.dataplane;
 import dev.portico.config.CompiledVhost;
 import dev.portico.config.RoutingSnapshot;
 import dev.portico.dataplane.encoding.AcceptEncoding;
+import dev.portico.dataplane.http1.RequestGuard;
 import dev.portico.dataplane.stage.Stage;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.streams.ReadStream;
 
@@ -52,6 +54,7 @@ public final class Exchange {
     private boolean completed;
     private int status;
     private long durationNanos;
+    private RequestGuard guard;
     private final Consumer<Exchange> onComplete;
 
     Exchange(HttpServerRequest request, RoutingSnapshot snapshot, LoopState loop, long startNanos, String requestId,
@@ -221,6 +224,41 @@ public final class Exchange {
         }
     }
 
+    /** The guard of the client connection, told when this exchange is accounted. */
+    void guard(RequestGuard guard) {
+        this.guard = guard;
+    }
+
+    /**
+     * The request's body broke its framing, so it can never end: whatever was sending it upstream is cancelled (a
+     * truncated body must not look complete there), and the client gets the refusal if its response has not begun,
+     * else a reset; the connection closes either way.
+     */
+    public void requestBodyMalformed(LocalReason reason, String detail) {
+        reason(reason);
+        if (clientGoneHook != null) {
+            clientGoneHook.run();
+        }
+        replyLocal(reason, detail, true);
+    }
+
+    /**
+     * The client shut down its sending side while this request waits for its response, which it will still get.
+     * A client that closed the whole socket instead looks the same until something is written to it, so an HTTP/1.1
+     * client is sent an interim {@code 100 Continue} (RFC 9110 section 15.2: clients must accept unexpected 1xx): a
+     * closed socket answers it with a reset, and the request is then cancelled as a client that left, as before
+     * half-closing was allowed.
+     *
+     * @return whether the probe was sent
+     */
+    public boolean clientHalfClosed() {
+        if (headSent || response.ended() || response.closed() || request.version() != HttpVersion.HTTP_1_1) {
+            return false;
+        }
+        response.writeContinue();
+        return true;
+    }
+
     /** Starts the vhost's pipeline. */
     void route(CompiledVhost vhost) {
         this.vhost = vhost;
@@ -342,6 +380,9 @@ public final class Exchange {
             completed = true;
             durationNanos = System.nanoTime() - startNanos;
             status = headSent ? response.getStatusCode() : reason != null ? reason.status() : 500;
+            if (guard != null) {
+                guard.completed(this);
+            }
             onComplete.accept(this);
         }
     }

@@ -6,6 +6,19 @@ package dev.portico.dataplane;
  */
 public enum LocalReason {
     BAD_REQUEST(400, "bad_request", "Bad Request"),
+    /**
+     * The request's length cannot be determined reliably (RFC 9112 section 6.3): a {@code Transfer-Encoding} whose
+     * final coding is not {@code chunked}, {@code chunked} twice, {@code Content-Length} with
+     * {@code Transfer-Encoding}, a malformed {@code Content-Length}, a broken chunked body, or a {@code Connection}
+     * header that names a framing field. The smuggling attempts an operator wants to see.
+     */
+    INVALID_FRAMING(400, "invalid_framing", "Bad Request"),
+    /** A request head did not arrive within the client header timeout (nginx {@code client_header_timeout}). */
+    REQUEST_HEADER_TIMEOUT(408, "request_header_timeout", "Request Timeout"),
+    /** {@code chunked} comes last, but other transfer codings precede it: Portico decodes none (RFC 9112 6.1). */
+    UNSUPPORTED_TRANSFER_CODING(501, "unsupported_transfer_coding", "Not Implemented"),
+    /** An HTTP/1 request line with a major version other than 1 (RFC 9110 section 15.6.6). */
+    HTTP_VERSION_NOT_SUPPORTED(505, "http_version_not_supported", "HTTP Version Not Supported"),
     MISSING_HOST(400, "missing_host", "Bad Request"),
     INVALID_HOST(400, "invalid_host", "Bad Request"),
     URI_TOO_LONG(414, "uri_too_long", "URI Too Long"),

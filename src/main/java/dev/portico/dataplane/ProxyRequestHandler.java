@@ -3,6 +3,9 @@ package dev.portico.dataplane;
 import dev.portico.config.CompiledVhost;
 import dev.portico.config.RoutingSnapshot;
 import dev.portico.config.SnapshotHolder;
+import dev.portico.dataplane.http1.ClientHalfClosed;
+import dev.portico.dataplane.http1.RequestGuard;
+import dev.portico.dataplane.http1.RequestRefused;
 import dev.portico.stats.StatsRegistry;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
@@ -39,6 +42,9 @@ final class ProxyRequestHandler implements Handler<HttpServerRequest> {
     @Override
     public void handle(HttpServerRequest request) {
         Exchange exchange = open(request);
+        if (exchange == null) {
+            return;
+        }
         RoutingSnapshot snapshot = exchange.snapshot();
         HttpMethod method = request.method();
         if (method == HttpMethod.CONNECT || method == HttpMethod.TRACE) {
@@ -75,12 +81,28 @@ final class ProxyRequestHandler implements Handler<HttpServerRequest> {
         exchange.route(vhost);
     }
 
-    /** Requests the HTTP decoder rejected: answered with the status the failure calls for, then closed. */
+    /**
+     * Requests the strict HTTP/1.1 reader or the HTTP decoder refused: answered with the status the failure calls
+     * for, then closed. The marker a client's half-close leaves behind only closes the connection: every response
+     * before it has been written.
+     */
     void handleInvalid(HttpServerRequest request) {
-        Exchange exchange = open(request);
-        exchange.unroutedStages(exchange.snapshot().fallbackStages());
         DecoderResult result = request.decoderResult();
         Throwable cause = result == null ? null : result.cause();
+        if (cause instanceof ClientHalfClosed) {
+            request.connection().close();
+            return;
+        }
+        Exchange exchange = open(request);
+        if (exchange == null) {
+            return;
+        }
+        exchange.unroutedStages(exchange.snapshot().fallbackStages());
+        if (cause instanceof RequestRefused) {
+            RequestRefused refused = (RequestRefused) cause;
+            exchange.replyLocal(refused.reason(), refused.detail(), true);
+            return;
+        }
         LocalReason reason = cause instanceof TooLongHttpLineException ? LocalReason.URI_TOO_LONG
                 : cause instanceof TooLongHttpHeaderException ? LocalReason.HEADERS_TOO_LARGE
                 : LocalReason.BAD_REQUEST;
@@ -88,6 +110,10 @@ final class ProxyRequestHandler implements Handler<HttpServerRequest> {
                 : reason.title(), true);
     }
 
+    /**
+     * Opens the exchange of a request and pairs it with its connection's guard. Null when the request is answered
+     * at once: its body broke its framing while it waited behind an earlier response.
+     */
     private Exchange open(HttpServerRequest request) {
         long start = System.nanoTime();
         request.pause();
@@ -97,6 +123,16 @@ final class ProxyRequestHandler implements Handler<HttpServerRequest> {
                 RequestId.acceptOrGenerate(request.getHeader(Exchange.REQUEST_ID_HEADER)), client,
                 snapshot.trustedProxies().contains(client), this::account);
         loop.requestStarted(snapshot);
+        RequestGuard guard = RequestGuard.of(request);
+        if (guard != null) {
+            exchange.guard(guard);
+            RequestRefused brokenBody = guard.opened(exchange);
+            if (brokenBody != null) {
+                exchange.unroutedStages(snapshot.fallbackStages());
+                exchange.replyLocal(brokenBody.reason(), brokenBody.detail(), true);
+                return null;
+            }
+        }
         return exchange;
     }
 

@@ -8,6 +8,7 @@ import dev.portico.testing.BrokenOrigins;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient;
+import dev.portico.testing.RawHttp;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.buffer.Buffer;
@@ -187,6 +188,19 @@ class AccessLogTest {
         JsonObject disabled = lineOf("al-off");
         assertEquals("al-disabled", disabled.getString("vhost"));
         assertEquals("vhost_disabled", disabled.getString("reason"));
+    }
+
+    /** A raw UTF-8 target is logged as the text the client sent, the same string the origin and cache key get. */
+    @Test
+    void aRawUtf8TargetIsLoggedAsTheClientSentIt() throws Exception {
+        OriginServer origin = origin("a");
+        Api.create(Api.vhost("al-utf8", "al-utf8.test", origin.url()));
+        String target = "/echo/caf\u00e9?q=\u20ac";
+        String raw = RawHttp.exchange(dataPlane.port(), "GET "
+                + new String(target.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1)
+                + " HTTP/1.1\r\nHost: al-utf8.test\r\nX-Request-Id: al-utf8-1\r\nConnection: close\r\n\r\n");
+        assertEquals(200, RawHttp.status(raw), raw);
+        assertEquals(target, lineOf("al-utf8-1").getString("path"));
     }
 
     @Test

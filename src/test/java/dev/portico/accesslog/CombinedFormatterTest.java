@@ -53,6 +53,13 @@ class CombinedFormatterTest {
     }
 
     @Test
+    void theTargetIsTextAndEscapedAsTheUtf8BytesTheClientSent() {
+        AccessRecord r = Records.proxied();
+        r.target = "/stra\u00dfe/\u20ac";
+        assertEquals("GET /stra\\xC3\\x9Fe/\\xE2\\x82\\xAC HTTP/1.1", parse(r).group(3));
+    }
+
+    @Test
     void charsBeyondLatin1AreEscapedAsTheirUtf8Bytes() {
         AccessRecord r = Records.proxied();
         r.vhost = "Ω🦊\ud800";

@@ -5,6 +5,7 @@ import dev.portico.testing.Api;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient;
 import dev.portico.testing.ProxyClient.Reply;
+import dev.portico.testing.RawHttp;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.http.HttpMethod;
@@ -19,6 +20,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -155,6 +157,18 @@ class StaticFilesTest extends StaticTestSupport {
         assertEquals("/docs/", redirect.header("Location"));
         assertEquals("/docs/?lang=en", get("/docs?lang=en").header("Location"));
         assertEquals(404, get("/hello.txt/").status());
+    }
+
+    /** The target is read as UTF-8; a raw non-ASCII query comes back percent-encoded, never as other bytes. */
+    @Test
+    void aRawUtf8QueryIsPercentEncodedInTheDirectoryRedirect() throws Exception {
+        Api.create(staticVhost());
+        String raw = RawHttp.exchange(dataPlane.port(), "GET /docs?q=" + new String(
+                "\u00e9\u20ac".getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1)
+                + " HTTP/1.1\r\nHost: " + HOST + "\r\nConnection: close\r\n\r\n");
+        assertEquals(301, RawHttp.status(raw), raw);
+        assertTrue(raw.contains("\r\nLocation: /docs/?q=%C3%A9%E2%82%AC\r\n")
+                || raw.contains("\r\nlocation: /docs/?q=%C3%A9%E2%82%AC\r\n"), raw);
     }
 
     @Test

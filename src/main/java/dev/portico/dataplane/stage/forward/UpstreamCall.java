@@ -36,7 +36,12 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
 
     private static final Logger LOG = Logger.getLogger(UpstreamCall.class);
     static final CharSequence VIA = HttpHeaders.createOptimized("Via");
-    private static final Handler<Throwable> IGNORE_REQUEST_FAILURE = failure -> { };
+    /**
+     * Resetting a request that has not ended (a client that left, or whose body broke its framing, before or while
+     * the body went out) fails its end too; the response future reports the reset, so Vert.x need not log it as an
+     * unhandled error.
+     */
+    private static final Handler<Throwable> IGNORED = failure -> { };
 
     private final ForwardStage stage;
     private final Exchange exchange;
@@ -100,6 +105,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         HttpClientRequest request = result.result();
         upstreamRequest = request;
         if (clientGone) {
+            request.exceptionHandler(IGNORED);
             request.reset();
             releasePool();
             return;
@@ -121,9 +127,8 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         out.add(VIA, stage.via(in.version()));
         request.response().onComplete(this::responded);
         if (RequestTarget.hasBody(in)) {
-            // A request reset mid-body (client gone or timed out) reports here too; the response future already
-            // tells this call, and without a handler Vert.x would log each one as an error.
-            request.exceptionHandler(IGNORE_REQUEST_FAILURE);
+            // A request reset mid-body (client gone, timed out or broken framing) reports here too.
+            request.exceptionHandler(IGNORED);
             if (inHeaders.contains(HttpHeaders.TRANSFER_ENCODING)) {
                 out.remove(HttpHeaders.CONTENT_LENGTH);
                 request.setChunked(true);

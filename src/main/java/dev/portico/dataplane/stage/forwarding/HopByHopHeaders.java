@@ -45,12 +45,21 @@ public final class HopByHopHeaders {
 
     private static List<String> nominate(List<String> nominated, String token) {
         String name = token.trim();
-        if (name.isEmpty() || isFixed(name)) {
+        if (name.isEmpty() || isFixed(name) || frames(name)) {
             return nominated;
         }
         List<String> names = nominated == null ? new ArrayList<>(2) : nominated;
         names.add(name.toLowerCase(Locale.ROOT));
         return names;
+    }
+
+    /**
+     * Fields a {@code Connection} header may never remove: without them the message could not be delimited (the
+     * head would go out without framing while its body follows) or routed. Requests naming them are refused before
+     * they get here; a response naming them keeps them.
+     */
+    private static boolean frames(String name) {
+        return name.equalsIgnoreCase("content-length") || name.equalsIgnoreCase("host");
     }
 
     /** Whether a header of this name is connection-specific in this message. */
