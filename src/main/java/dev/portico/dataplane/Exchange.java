@@ -349,7 +349,12 @@ public final class Exchange {
         sendHead();
         response.end(body);
         if (close) {
-            response.close();
+            if (guard != null) {
+                // The client may still be sending what this reply leaves unread: close without destroying the reply.
+                guard.lingerThenClose();
+            } else {
+                response.close();
+            }
             complete();
         } else {
             request.resume();

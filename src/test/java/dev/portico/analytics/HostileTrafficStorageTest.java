@@ -53,15 +53,16 @@ class HostileTrafficStorageTest {
     }
 
     @Test
-    void aNulInAPathIsStoredSanitisedAndTheOtherVhostsMinuteIsStoredToo() throws Exception {
+    void aNulInAPathNeverReachesStorageAndTheOtherVhostsMinuteIsStored() throws Exception {
         try (OriginServer origin = OriginServer.start("hostile");
              ProxyClient client = new ProxyClient(dataPlane.port())) {
             String bad = Api.create(Api.vhost("bad", "bad.test", origin.url()));
             String good = Api.create(Api.vhost("good", "good.test", origin.url()));
 
+            // The strict reader refuses a raw NUL in the target (issue 11, item 2): it never reaches a vhost.
             String raw = RawHttp.exchange(dataPlane.port(), "GET /a\u0000b HTTP/1.1\r\nHost: bad.test\r\n"
                     + "Connection: close\r\n\r\n");
-            assertEquals(200, RawHttp.status(raw), raw);
+            assertEquals(400, RawHttp.status(raw), raw);
             String escaped = RawHttp.exchange(dataPlane.port(), "GET /c%00d HTTP/1.1\r\nHost: bad.test\r\n"
                     + "Connection: close\r\n\r\n");
             assertEquals(200, RawHttp.status(escaped), escaped);
@@ -69,14 +70,13 @@ class HostileTrafficStorageTest {
 
             Eventually.within(Duration.ofSeconds(15), () -> {
                 assertEquals(1, requests(good), "the other vhost's minute is stored");
-                assertEquals(2, requests(bad), "the bad vhost's minute is stored");
+                assertEquals(1, requests(bad), "the bad vhost's minute is stored, with its one routed request");
             });
             List<String> paths = topKeys(bad, "top_paths");
-            assertTrue(paths.contains("/a\uFFFDb"), "NUL replaced: " + paths);
-            assertTrue(paths.contains("/c%00d"), "an escaped NUL is kept as it is: " + paths);
+            assertEquals(List.of("/c%00d"), paths, "an escaped NUL is kept as it is");
             List<String> shown = Api.given().get("/api/v1/vhosts/" + bad + "/analytics").then().statusCode(200)
                     .extract().jsonPath().getList("topPaths.key");
-            assertTrue(shown.contains("/a\uFFFDb"), "the API shows the stored key: " + shown);
+            assertTrue(shown.contains("/c%00d"), "the API shows the stored key: " + shown);
         }
     }
 

@@ -139,7 +139,9 @@ public final class GuardedConnections {
         RequestGuard guard = first;
         while (guard != null) {
             RequestGuard following = guard.next;
-            if (guard.watchingPeer) {
+            if (guard.lingering) {
+                guard.checkLinger(now);
+            } else if (guard.watchingPeer) {
                 guard.checkPeer();
             } else if (timeout <= 0 || !guard.waitingForHead() || !guard.reading()) {
                 guard.waitingSince = -1;

@@ -3,11 +3,14 @@ package dev.portico.dataplane.http1;
 import dev.portico.dataplane.Exchange;
 import dev.portico.dataplane.LocalReason;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -39,6 +42,11 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter {
     static final String NAME = "portico-request-guard";
     private static final AttributeKey<RequestGuard> KEY = AttributeKey.valueOf(RequestGuard.class, "guard");
 
+    /** nginx's {@code lingering_timeout}: a client quiet this long after a closing reply is done sending. */
+    static final long LINGER_QUIET_NANOS = 5_000_000_000L;
+    /** nginx's {@code lingering_time}: the longest a closing connection keeps reading what it drops. */
+    static final long LINGER_MAX_NANOS = 30_000_000_000L;
+
     /** {@code TCP_CLOSE} in Linux's {@code tcp_info.tcpi_state}: the connection is gone (reset, or fully closed). */
     private static final int TCP_CLOSE = 7;
 
@@ -61,6 +69,10 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter {
     long waitingHeads;
     /** Half-closed while a response was due, and probed: the sweep checks whether the peer reset. */
     boolean watchingPeer;
+    /** Closing after a reply that left input unread: reading and dropping until the client stops sending. */
+    boolean lingering;
+    private long lingerStart;
+    private long lastLingerRead;
 
     RequestGuard(GuardedConnections loop) {
         this.loop = loop;
@@ -126,6 +138,9 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter {
         }
         ByteBuf in = (ByteBuf) msg;
         if (stream.stopped()) {
+            if (lingering) {
+                lastLingerRead = System.nanoTime();
+            }
             in.release();
             return;
         }
@@ -199,6 +214,11 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter {
      * a body the request can never complete, which is handled like a client that left.
      */
     private void inputShutDown() {
+        if (lingering) {
+            // The client has sent all it will: the reply had its chance to be read, close now.
+            ctx.close();
+            return;
+        }
         if (stream.stopped()) {
             return;
         }
@@ -248,6 +268,51 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter {
         } else if (channel instanceof EpollSocketChannel
                 && ((EpollSocketChannel) channel).tcpInfo().state() == TCP_CLOSE) {
             watchingPeer = false;
+            loop.remove(this);
+            ctx.close();
+        }
+    }
+
+    /**
+     * Closes the connection after a reply that left part of the request unread (a 413, a refused body, a timeout),
+     * the way RFC 9112 section 9.6 asks and nginx's {@code lingering_close} does: the reply is flushed, this side is
+     * shut down (FIN), and whatever the client still sends is read and dropped until it closes its side, stays
+     * quiet for {@link #LINGER_QUIET_NANOS}, or {@link #LINGER_MAX_NANOS} pass. Closing at once instead makes the
+     * kernel answer the client's next bytes with a reset, which can destroy the reply before the client reads it:
+     * curl, for one, then reports a send failure instead of the 413. Runs on the connection's event loop.
+     */
+    public void lingerThenClose() {
+        if (lingering) {
+            return;
+        }
+        stop();
+        lingering = true;
+        watchingPeer = false;
+        lingerStart = lastLingerRead = System.nanoTime();
+        loop.add(this);
+        Channel channel = ctx.channel();
+        ChannelPromise flushed = ctx.newPromise();
+        // Behind every write already queued (the reply): FIFO, so this completes once the reply is on the wire.
+        ctx.writeAndFlush(Unpooled.EMPTY_BUFFER, flushed);
+        flushed.addListener(written -> {
+            if (!written.isSuccess() || !(channel instanceof DuplexChannel)) {
+                channel.close();
+                return;
+            }
+            ((DuplexChannel) channel).shutdownOutput();
+            // Vert.x paused reading for the request it answered; the dropping above needs the bytes to come in.
+            channel.config().setAutoRead(true);
+            channel.read();
+        });
+    }
+
+    /** The sweep's check of a lingering connection: closes it once the client went quiet or lingering took too long. */
+    void checkLinger(long now) {
+        if (!ctx.channel().isActive()) {
+            lingering = false;
+            loop.remove(this);
+        } else if (now - lastLingerRead >= LINGER_QUIET_NANOS || now - lingerStart >= LINGER_MAX_NANOS) {
+            lingering = false;
             loop.remove(this);
             ctx.close();
         }
