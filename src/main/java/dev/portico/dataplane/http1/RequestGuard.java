@@ -24,6 +24,8 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.impl.headers.HeadersMultiMap;
 import io.vertx.core.net.impl.ConnectionBase;
 
+import java.io.IOException;
+
 /**
  * Sits in front of Netty's HTTP/1 decoder on one client connection and lets a byte through only once it knows the
  * byte belongs to a well-formed request, so Netty and every origin behind Portico read the same requests from the
@@ -174,6 +176,20 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter {
             return;
         }
         super.userEventTriggered(ctx, evt);
+    }
+
+    /**
+     * While lingering, failures are not passed on: Vert.x closes a connection on any (after answering a refused
+     * request it fires the refusal itself), and closing now would reset the reply lingering protects. A failure of
+     * the socket itself ends lingering with a close.
+     */
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
+        if (!lingering) {
+            super.exceptionCaught(ctx, cause);
+        } else if (cause instanceof IOException) {
+            ctx.close();
+        }
     }
 
     private void stop() {
