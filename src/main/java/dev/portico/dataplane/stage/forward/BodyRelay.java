@@ -2,6 +2,7 @@ package dev.portico.dataplane.stage.forward;
 
 import dev.portico.dataplane.UpstreamTap;
 import dev.portico.dataplane.encoding.BodyEncoder;
+import io.netty.buffer.ByteBuf;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -59,6 +60,9 @@ final class BodyRelay extends ReadDeadlines.Waiter {
     private final long idleTimeoutMillis;
     private final long idleTimeoutNanos;
     private final Handler<AsyncResult<Void>> writeAck = this::written;
+    private final Handler<Void> drained = v -> readSource();
+    /** Gives the source's pieces straight from its socket instead of through the source's handler, or null. */
+    private BodyHandoff handoff;
     private boolean done;
     private boolean endedEarly;
     private boolean sourceDone;
@@ -115,8 +119,56 @@ final class BodyRelay extends ReadDeadlines.Waiter {
         return true;
     }
 
+    /**
+     * Takes the rest of the body straight from the upstream socket ({@link BodyHandoff}): only for a plain relay, with
+     * no encoder and no tap, which need the bytes on the heap anyway.
+     *
+     * @return false when the handoff refused (some of the body already went through Vert.x)
+     */
+    boolean takeFrom(BodyHandoff from) {
+        if (encoder != null || tap != null || !from.take(this::take)) {
+            return false;
+        }
+        handoff = from;
+        return true;
+    }
+
+    /** A piece from the handoff: pooled memory this relay owns until the client's socket has it. */
+    private void take(ByteBuf piece) {
+        deadlines.restartIfRunning(this, idleTimeoutNanos);
+        if (done || detached) {
+            piece.release();
+            return;
+        }
+        try {
+            // Buffer.buffer wraps without copying; Vert.x hands the socket a view it cannot release, so the piece is
+            // released here once written (or once the write failed).
+            destination.write(Buffer.buffer(piece), ack -> {
+                piece.release();
+                written(ack);
+            });
+        } catch (RuntimeException e) {
+            piece.release();
+            destinationFailed(e);
+            return;
+        }
+        holdBackIfFull();
+    }
+
+    private void holdBackIfFull() {
+        if (destination.writeQueueFull()) {
+            // Held back by the relay, the source is not idle: its deadline waits for the drain.
+            if (handoff != null) {
+                handoff.pause();
+            } else {
+                source.pause();
+            }
+            deadlines.cancel(this);
+            destination.drainHandler(drained);
+        }
+    }
+
     private void run() {
-        Handler<Void> drained = v -> readSource();
         source.handler(chunk -> {
             // One field write: a deadline per chunk must cost nothing measurable.
             deadlines.restartIfRunning(this, idleTimeoutNanos);
@@ -146,14 +198,8 @@ final class BodyRelay extends ReadDeadlines.Waiter {
                 return;
             }
             forward(piece);
-            if (detached) {
-                return;
-            }
-            if (destination.writeQueueFull()) {
-                // Held back by the relay, the source is not idle: its deadline waits for the drain.
-                source.pause();
-                deadlines.cancel(this);
-                destination.drainHandler(drained);
+            if (!detached) {
+                holdBackIfFull();
             }
         });
         source.exceptionHandler(this::sourceFailed);
@@ -182,6 +228,9 @@ final class BodyRelay extends ReadDeadlines.Waiter {
 
     private void readSource() {
         deadlines.start(this, idleTimeoutMillis);
+        if (handoff != null) {
+            handoff.resume();
+        }
         source.resume();
     }
 

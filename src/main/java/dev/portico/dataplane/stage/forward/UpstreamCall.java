@@ -51,6 +51,8 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
     private UpstreamClients.PooledClient pool;
     private HttpClientRequest upstreamRequest;
     private BodyRelay responseRelay;
+    /** Hands the response body straight from the upstream socket to the relay, when the connection has one. */
+    private BodyHandoff handoff;
     private boolean clientGone;
     private boolean headReceived;
     private boolean finished;
@@ -114,6 +116,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         if (codec != null) {
             codec.listen(this);
         }
+        handoff = BodyHandoff.of(request.connection());
         send(request);
     }
 
@@ -341,6 +344,9 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
                 return tap != null && tap.wantsBodyWithoutClient();
             }
         });
+        if (handoff != null && !bodyless) {
+            responseRelay.takeFrom(handoff);
+        }
     }
 
     private void clientGone() {

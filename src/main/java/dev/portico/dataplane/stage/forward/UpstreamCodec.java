@@ -79,6 +79,7 @@ final class UpstreamCodec extends CombinedChannelDuplexHandler<HttpResponseDecod
         ChannelPipeline pipeline = ((ConnectionBase) connection).channelHandlerContext().pipeline();
         if (pipeline.get(NAME) instanceof HttpClientCodec) {
             pipeline.replace(NAME, NAME, new UpstreamCodec(config));
+            BodyHandoff.install(pipeline, NAME);
         }
     }
 
