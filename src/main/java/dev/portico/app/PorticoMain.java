@@ -1,4 +1,4 @@
-package dev.portico.launch;
+package dev.portico.app;
 
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;

@@ -1,4 +1,4 @@
-package dev.portico.launch;
+package dev.portico.app;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

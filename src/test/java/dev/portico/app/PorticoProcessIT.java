@@ -1,4 +1,4 @@
-package dev.portico;
+package dev.portico.app;
 
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.ProxyClient;

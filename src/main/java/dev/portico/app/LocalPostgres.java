@@ -1,4 +1,4 @@
-package dev.portico.launch;
+package dev.portico.app;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
