@@ -1,13 +1,13 @@
 package dev.portico.accesslog;
 
-import dev.portico.config.AccessLogSpec;
-import dev.portico.config.CompiledVhost;
 import dev.portico.config.PorticoConfig;
 import dev.portico.dataplane.Exchange;
 import dev.portico.dataplane.LocalReason;
 import dev.portico.dataplane.RequestObserver;
 import dev.portico.dataplane.RequestTarget;
+import dev.portico.proxy.core.CompiledVhost;
 import dev.portico.stats.Drops;
+import dev.portico.vhost.AccessLogSpec;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;

@@ -1,11 +1,11 @@
 package dev.portico.analytics;
 
-import dev.portico.config.CompiledVhost;
 import dev.portico.config.PorticoConfig;
 import dev.portico.dataplane.Exchange;
 import dev.portico.dataplane.RequestObserver;
 import dev.portico.dataplane.RequestTarget;
 import dev.portico.dataplane.stage.forwarding.TrustedProxies;
+import dev.portico.proxy.core.CompiledVhost;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.inject.Inject;

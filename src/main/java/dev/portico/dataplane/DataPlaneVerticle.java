@@ -1,9 +1,9 @@
 package dev.portico.dataplane;
 
 import dev.portico.config.PorticoConfig;
-import dev.portico.config.SnapshotHolder;
 import dev.portico.dataplane.http1.GuardedConnections;
 import dev.portico.dataplane.stage.forward.UpstreamClients;
+import dev.portico.proxy.route.SnapshotHolder;
 import dev.portico.stats.StatsRegistry;
 import io.vertx.core.AbstractVerticle;
 import io.vertx.core.Promise;

@@ -1,10 +1,10 @@
 package dev.portico.dataplane;
 
-import dev.portico.config.CompiledVhost;
-import dev.portico.config.RoutingSnapshot;
 import dev.portico.dataplane.encoding.AcceptEncoding;
 import dev.portico.dataplane.http1.RequestGuard;
 import dev.portico.dataplane.stage.Stage;
+import dev.portico.proxy.core.CompiledVhost;
+import dev.portico.proxy.route.RoutingSnapshot;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;

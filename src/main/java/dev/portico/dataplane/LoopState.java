@@ -1,7 +1,7 @@
 package dev.portico.dataplane;
 
-import dev.portico.config.RoutingSnapshot;
 import dev.portico.dataplane.stage.forward.UpstreamClients;
+import dev.portico.proxy.route.RoutingSnapshot;
 import io.vertx.core.Context;
 import io.vertx.core.WorkerExecutor;
 import org.jboss.logging.Logger;

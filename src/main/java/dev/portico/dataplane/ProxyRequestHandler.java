@@ -1,11 +1,11 @@
 package dev.portico.dataplane;
 
-import dev.portico.config.CompiledVhost;
-import dev.portico.config.RoutingSnapshot;
-import dev.portico.config.SnapshotHolder;
 import dev.portico.dataplane.http1.ClientHalfClosed;
 import dev.portico.dataplane.http1.RequestGuard;
 import dev.portico.dataplane.http1.RequestRefused;
+import dev.portico.proxy.core.CompiledVhost;
+import dev.portico.proxy.route.RoutingSnapshot;
+import dev.portico.proxy.route.SnapshotHolder;
 import dev.portico.stats.StatsRegistry;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;

@@ -26,7 +26,7 @@ class LayeringTest {
 
     @Test
     void theDataPlaneNeverTouchesBlockingPersistence() {
-        noClasses().that().resideInAPackage("dev.portico.dataplane..")
+        noClasses().that().resideInAnyPackage("dev.portico.proxy..", "dev.portico.http..", "dev.portico.dataplane..")
                 .should().dependOnClassesThat().resideInAnyPackage("jakarta.persistence..", "java.sql..",
                         "org.hibernate..", "io.quarkus.hibernate..", "io.agroal..", "jakarta.transaction..",
                         "io.quarkus.narayana..")
@@ -35,23 +35,27 @@ class LayeringTest {
 
     @Test
     void theDataPlaneDoesNotReachIntoTheManagementLayer() {
-        noClasses().that().resideInAPackage("dev.portico.dataplane..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.portico.management..", "jakarta.ws.rs..")
+        noClasses().that().resideInAnyPackage("dev.portico.proxy..", "dev.portico.http..", "dev.portico.dataplane..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.portico.control..", "dev.portico.management..",
+                        "jakarta.ws.rs..")
                 .check(CLASSES);
     }
 
     @Test
     void snapshotsAreBuiltWithoutKnowingTheDatabase() {
-        noClasses().that().resideInAPackage("dev.portico.config..")
+        noClasses().that().resideInAnyPackage("dev.portico.vhost..", "dev.portico.proxy.route..",
+                        "dev.portico.control.snapshot..", "dev.portico.control.replicas..", "dev.portico.config..")
                 .and().doNotHaveSimpleName("ReplicaListener")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.portico.management..", "jakarta.persistence..",
+                .should().dependOnClassesThat().resideInAnyPackage("dev.portico.control.api..",
+                        "dev.portico.control.definition..", "dev.portico.control.store..",
+                        "dev.portico.control.health..", "dev.portico.management..", "jakarta.persistence..",
                         "org.hibernate..")
                 .check(CLASSES);
     }
 
     @Test
     void nothingBlocksOnLocksInTheDataPlane() {
-        noClasses().that().resideInAPackage("dev.portico.dataplane..")
+        noClasses().that().resideInAnyPackage("dev.portico.proxy..", "dev.portico.http..", "dev.portico.dataplane..")
                 .and().doNotHaveSimpleName("DataPlaneServer")
                 .should().dependOnClassesThat().resideInAnyPackage("java.util.concurrent.locks..")
                 .orShould().callMethod(Thread.class, "sleep", long.class)
@@ -64,7 +68,8 @@ class LayeringTest {
      */
     @Test
     void onlyTheFileProbeUsesBlockingFileApisInTheDataPlane() {
-        noClasses().that().resideInAPackage("dev.portico.dataplane..")
+        noClasses().that().resideInAnyPackage("dev.portico.proxy..", "dev.portico.http..", "dev.portico.dataplane..")
+                .and().doNotHaveFullyQualifiedName("dev.portico.proxy.files.offloop.FileProbe")
                 .and().doNotHaveFullyQualifiedName("dev.portico.dataplane.stage.files.FileProbe")
                 .should().dependOnClassesThat().belongToAnyOf(File.class, Files.class, FileInputStream.class,
                         FileOutputStream.class, RandomAccessFile.class, FileChannel.class, DirectoryStream.class)

@@ -1,7 +1,7 @@
 package dev.portico.dataplane;
 
-import dev.portico.config.SnapshotCompiler;
 import dev.portico.management.Eventually;
+import dev.portico.proxy.route.SnapshotCompiler;
 import dev.portico.testing.Api;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.RawHttp;

@@ -1,9 +1,9 @@
 package dev.portico.encoding;
 
-import dev.portico.config.CompressionSpec;
 import dev.portico.dataplane.encoding.AcceptEncoding.Coding;
 import dev.portico.dataplane.encoding.BodyEncoder;
 import dev.portico.dataplane.encoding.CompressionPolicy;
+import dev.portico.vhost.CompressionSpec;
 import io.vertx.core.buffer.Buffer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

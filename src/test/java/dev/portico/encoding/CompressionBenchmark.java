@@ -1,9 +1,9 @@
 package dev.portico.encoding;
 
-import dev.portico.config.CompressionSpec;
 import dev.portico.dataplane.encoding.AcceptEncoding.Coding;
 import dev.portico.dataplane.encoding.BodyEncoder;
 import dev.portico.dataplane.encoding.CompressionPolicy;
+import dev.portico.vhost.CompressionSpec;
 import io.vertx.core.buffer.Buffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -1,7 +1,7 @@
 package dev.portico.files;
 
-import dev.portico.config.StaticSpec.CacheControlRule;
 import dev.portico.dataplane.stage.files.CacheControlRules;
+import dev.portico.vhost.StaticSpec.CacheControlRule;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 

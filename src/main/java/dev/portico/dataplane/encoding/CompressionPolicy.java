@@ -1,7 +1,7 @@
 package dev.portico.dataplane.encoding;
 
-import dev.portico.config.CompressionSpec;
 import dev.portico.dataplane.DeclaredLength;
+import dev.portico.vhost.CompressionSpec;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;

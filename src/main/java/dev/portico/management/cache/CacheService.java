@@ -2,10 +2,10 @@ package dev.portico.management.cache;
 
 import dev.portico.cache.CacheRegistry;
 import dev.portico.cache.ResponseStore;
-import dev.portico.config.CompiledVhost;
-import dev.portico.config.SnapshotHolder;
 import dev.portico.management.error.ApiProblem;
 import dev.portico.management.error.FieldError;
+import dev.portico.proxy.core.CompiledVhost;
+import dev.portico.proxy.route.SnapshotHolder;
 import dev.portico.stats.LiveStats;
 import dev.portico.stats.StatsAggregator;
 import jakarta.inject.Singleton;

@@ -1,7 +1,7 @@
 package dev.portico.management.cache;
 
-import dev.portico.config.ReplicaChannel;
-import dev.portico.config.SnapshotReloader;
+import dev.portico.control.replicas.ReplicaChannel;
+import dev.portico.control.snapshot.SnapshotReloader;
 import io.agroal.api.AgroalDataSource;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;

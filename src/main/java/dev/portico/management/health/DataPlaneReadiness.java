@@ -1,7 +1,7 @@
 package dev.portico.management.health;
 
-import dev.portico.config.SnapshotHolder;
 import dev.portico.dataplane.DataPlaneServer;
+import dev.portico.proxy.route.SnapshotHolder;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;

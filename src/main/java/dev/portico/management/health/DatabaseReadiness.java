@@ -1,6 +1,6 @@
 package dev.portico.management.health;
 
-import dev.portico.config.SnapshotReloader;
+import dev.portico.control.snapshot.SnapshotReloader;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;

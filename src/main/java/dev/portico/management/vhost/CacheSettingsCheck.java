@@ -1,8 +1,8 @@
 package dev.portico.management.vhost;
 
-import dev.portico.config.CacheSpec;
 import dev.portico.management.error.FieldError;
 import dev.portico.management.vhost.VhostDefinition.CacheDefinition;
+import dev.portico.vhost.CacheSpec;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package dev.portico.management.vhost;
 
-import dev.portico.config.CompressionSpec;
 import dev.portico.management.error.FieldError;
 import dev.portico.management.vhost.VhostDefinition.CompressionDefinition;
 import dev.portico.management.vhost.VhostDefinition.CompressionLevelsDefinition;
+import dev.portico.vhost.CompressionSpec;
 
 import java.util.ArrayList;
 import java.util.List;

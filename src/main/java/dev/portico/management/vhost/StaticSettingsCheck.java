@@ -1,9 +1,9 @@
 package dev.portico.management.vhost;
 
-import dev.portico.config.StaticSpec;
 import dev.portico.management.error.FieldError;
 import dev.portico.management.vhost.VhostDefinition.CacheControlRuleDefinition;
 import dev.portico.management.vhost.VhostDefinition.StaticDefinition;
+import dev.portico.vhost.StaticSpec;
 
 import java.util.ArrayList;
 import java.util.HashSet;

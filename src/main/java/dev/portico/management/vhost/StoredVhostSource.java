@@ -1,8 +1,8 @@
 package dev.portico.management.vhost;
 
-import dev.portico.config.CompileException;
-import dev.portico.config.VhostSource;
-import dev.portico.config.VhostSpec;
+import dev.portico.control.snapshot.VhostSource;
+import dev.portico.vhost.CompileException;
+import dev.portico.vhost.VhostSpec;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 

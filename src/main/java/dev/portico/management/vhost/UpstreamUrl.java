@@ -1,6 +1,6 @@
 package dev.portico.management.vhost;
 
-import dev.portico.config.UpstreamSpec;
+import dev.portico.vhost.UpstreamSpec;
 
 import java.net.URI;
 import java.net.URISyntaxException;

@@ -3,12 +3,12 @@ package dev.portico.management.vhost;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.portico.config.AccessLogSpec;
-import dev.portico.config.HeaderRules;
-import dev.portico.config.UpstreamSpec;
-import dev.portico.config.VhostSpec;
 import dev.portico.management.vhost.VhostDefinition.AccessLogDefinition;
 import dev.portico.management.vhost.VhostDefinition.HeaderRulesDefinition;
+import dev.portico.vhost.AccessLogSpec;
+import dev.portico.vhost.HeaderRules;
+import dev.portico.vhost.UpstreamSpec;
+import dev.portico.vhost.VhostSpec;
 
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package dev.portico.management.vhost;
 
-import dev.portico.config.ConfigChannel;
+import dev.portico.control.replicas.ConfigChannel;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
 

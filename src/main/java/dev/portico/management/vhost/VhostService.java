@@ -1,11 +1,11 @@
 package dev.portico.management.vhost;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.portico.config.CompileException;
-import dev.portico.config.SnapshotCompiler;
-import dev.portico.config.SnapshotReloader;
+import dev.portico.control.snapshot.SnapshotReloader;
 import dev.portico.management.error.ApiProblem;
 import dev.portico.management.error.FieldError;
+import dev.portico.proxy.route.SnapshotCompiler;
+import dev.portico.vhost.CompileException;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 

@@ -7,15 +7,15 @@ import dev.portico.cache.rules.CacheControl;
 import dev.portico.cache.rules.Freshness;
 import dev.portico.cache.rules.Invalidation;
 import dev.portico.cache.rules.VaryKey;
-import dev.portico.config.CacheSpec;
 import dev.portico.dataplane.CacheOutcome;
 import dev.portico.dataplane.Exchange;
 import dev.portico.dataplane.LocalReason;
 import dev.portico.dataplane.UpstreamTap;
 import dev.portico.dataplane.stage.Stage;
 import dev.portico.dataplane.stage.forward.ForwardStage;
-import io.vertx.core.MultiMap;
+import dev.portico.vhost.CacheSpec;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 

@@ -1,6 +1,6 @@
 package dev.portico.dataplane.stage.files;
 
-import dev.portico.config.StaticSpec.CacheControlRule;
+import dev.portico.vhost.StaticSpec.CacheControlRule;
 
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package dev.portico.dataplane.stage.files;
 
-import dev.portico.config.StaticSpec;
 import dev.portico.dataplane.encoding.AcceptEncoding;
+import dev.portico.vhost.StaticSpec;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.DateFormatter;

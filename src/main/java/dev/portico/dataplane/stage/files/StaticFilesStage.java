@@ -2,13 +2,13 @@ package dev.portico.dataplane.stage.files;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.portico.config.StaticSpec;
 import dev.portico.dataplane.CacheOutcome;
 import dev.portico.dataplane.Exchange;
 import dev.portico.dataplane.LocalReason;
 import dev.portico.dataplane.UpstreamTap;
 import dev.portico.dataplane.encoding.CompressionPolicy;
 import dev.portico.dataplane.stage.Stage;
+import dev.portico.vhost.StaticSpec;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.buffer.Buffer;

@@ -1,8 +1,8 @@
 package dev.portico.dataplane.stage.headers;
 
-import dev.portico.config.HeaderRules;
 import dev.portico.dataplane.Exchange;
 import dev.portico.dataplane.stage.Stage;
+import dev.portico.vhost.HeaderRules;
 import io.vertx.core.MultiMap;
 
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.portico.dataplane.stage.forward;
 
-import dev.portico.config.UpstreamSpec;
+import dev.portico.vhost.UpstreamSpec;
 import io.vertx.core.net.SocketAddress;
 import org.junit.jupiter.api.Test;
 

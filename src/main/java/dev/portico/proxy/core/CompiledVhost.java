@@ -1,9 +1,10 @@
-package dev.portico.config;
+package dev.portico.proxy.core;
 
 import dev.portico.dataplane.encoding.CompressionPolicy;
 import dev.portico.dataplane.stage.Stage;
 import dev.portico.dataplane.stage.forward.UpstreamGroup;
 import dev.portico.stats.VhostStats;
+import dev.portico.vhost.VhostSpec;
 
 /**
  * A vhost ready to serve: its spec, its stage list built once at compile time, its upstreams and its statistics.
@@ -17,8 +18,8 @@ public final class CompiledVhost {
     private final VhostStats stats;
     private final CompressionPolicy compression;
 
-    CompiledVhost(VhostSpec spec, Stage[] stages, UpstreamGroup upstreams, VhostStats stats,
-                  CompressionPolicy compression) {
+    public CompiledVhost(VhostSpec spec, Stage[] stages, UpstreamGroup upstreams, VhostStats stats,
+                         CompressionPolicy compression) {
         this.spec = spec;
         this.stages = stages;
         this.upstreams = upstreams;

@@ -1,4 +1,4 @@
-package dev.portico.config;
+package dev.portico.control.replicas;
 
 /**
  * A PostgreSQL NOTIFY channel that replicas sharing one database use to tell each other about a change, and what

@@ -1,12 +1,11 @@
-package dev.portico.config;
+package dev.portico.proxy.route;
 
 import dev.portico.cache.CacheRegistry;
 import dev.portico.cache.ResponseStore;
-import dev.portico.dataplane.stage.cache.CacheStage;
-import java.util.UUID;
-
+import dev.portico.config.PorticoConfig;
 import dev.portico.dataplane.encoding.CompressionPolicy;
 import dev.portico.dataplane.stage.Stage;
+import dev.portico.dataplane.stage.cache.CacheStage;
 import dev.portico.dataplane.stage.files.StaticFilesStage;
 import dev.portico.dataplane.stage.forward.ForwardStage;
 import dev.portico.dataplane.stage.forward.UpstreamGroup;
@@ -17,9 +16,16 @@ import dev.portico.dataplane.stage.forwarding.TrustedProxies;
 import dev.portico.dataplane.stage.headers.HeaderRulesStage;
 import dev.portico.dataplane.stage.headers.SecurityHeadersStage;
 import dev.portico.dataplane.stage.limits.RequestBodyLimitStage;
+import dev.portico.proxy.core.CompiledVhost;
 import dev.portico.stats.StatsRegistry;
+import dev.portico.vhost.CompileException;
+import dev.portico.vhost.HeaderRules;
+import dev.portico.vhost.UpstreamSpec;
+import dev.portico.vhost.VhostSpec;
 import io.vertx.core.net.SocketAddress;
 import jakarta.inject.Singleton;
+
+import java.util.UUID;
 
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
-package dev.portico.config;
+package dev.portico.control.replicas;
 
+import dev.portico.config.PorticoConfig;
 import io.quarkus.arc.All;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;

@@ -1,5 +1,6 @@
-package dev.portico.config;
+package dev.portico.control.replicas;
 
+import dev.portico.control.snapshot.SnapshotReloader;
 import jakarta.inject.Singleton;
 
 /** {@code portico_config}: another replica committed a configuration change; the payload is its version. */

@@ -1,4 +1,4 @@
-package dev.portico.config;
+package dev.portico.vhost;
 
 /** A vhost that cannot be turned into a runnable pipeline; the snapshot being built is discarded. */
 public final class CompileException extends RuntimeException {

@@ -1,8 +1,9 @@
-package dev.portico.config;
+package dev.portico.proxy.route;
 
 import dev.portico.dataplane.stage.Stage;
 import dev.portico.dataplane.stage.forwarding.TrustedProxies;
 import dev.portico.dataplane.stage.headers.SecurityHeadersStage;
+import dev.portico.proxy.core.CompiledVhost;
 
 import java.time.Instant;
 import java.util.List;

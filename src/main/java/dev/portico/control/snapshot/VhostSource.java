@@ -1,4 +1,6 @@
-package dev.portico.config;
+package dev.portico.control.snapshot;
+
+import dev.portico.vhost.VhostSpec;
 
 import java.util.List;
 

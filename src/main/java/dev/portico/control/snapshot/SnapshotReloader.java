@@ -1,5 +1,9 @@
-package dev.portico.config;
+package dev.portico.control.snapshot;
 
+import dev.portico.proxy.route.RoutingSnapshot;
+import dev.portico.proxy.route.SnapshotCompiler;
+import dev.portico.proxy.route.SnapshotHolder;
+import dev.portico.vhost.CompileException;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.annotation.Priority;

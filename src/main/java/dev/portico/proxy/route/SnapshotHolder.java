@@ -1,4 +1,4 @@
-package dev.portico.config;
+package dev.portico.proxy.route;
 
 import dev.portico.dataplane.stage.forwarding.TrustedProxies;
 import jakarta.inject.Singleton;

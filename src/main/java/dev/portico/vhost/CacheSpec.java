@@ -1,4 +1,4 @@
-package dev.portico.config;
+package dev.portico.vhost;
 
 import java.time.Duration;
 import java.util.List;

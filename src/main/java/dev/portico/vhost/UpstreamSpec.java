@@ -1,4 +1,4 @@
-package dev.portico.config;
+package dev.portico.vhost;
 
 /**
  * One origin server of a vhost: where to connect, the path prefix to put in front of every forwarded path,
