@@ -6,7 +6,7 @@ import dev.portico.dataplane.LocalReason;
 import dev.portico.dataplane.RequestObserver;
 import dev.portico.dataplane.RequestTarget;
 import dev.portico.proxy.core.CompiledVhost;
-import dev.portico.stats.Drops;
+import dev.portico.telemetry.Drops;
 import dev.portico.vhost.AccessLogSpec;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;

@@ -1,6 +1,6 @@
 package dev.portico.accesslog;
 
-import dev.portico.stats.Drops;
+import dev.portico.telemetry.Drops;
 import org.jboss.logging.Logger;
 
 import java.util.concurrent.atomic.AtomicLong;

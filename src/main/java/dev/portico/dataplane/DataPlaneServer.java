@@ -2,9 +2,9 @@ package dev.portico.dataplane;
 
 import dev.portico.config.PorticoConfig;
 import dev.portico.dataplane.stage.forward.UpstreamClients;
+import dev.portico.proxy.core.StatsRegistry;
 import dev.portico.proxy.route.RoutingSnapshot;
 import dev.portico.proxy.route.SnapshotHolder;
-import dev.portico.stats.StatsRegistry;
 import io.quarkus.arc.All;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;

@@ -7,7 +7,7 @@ package dev.portico.dataplane;
  * <p>Threading: {@link #completed} and {@link #flush} run on the request's event loop, which owns loop index
  * {@code exchange.loop().index()}; they must be cheap and must never block. Work that needs I/O is handed to
  * another thread through a bounded per-loop structure and is dropped (and counted in
- * {@link dev.portico.stats.Drops}) when that is full: accounting may lose data, it may not slow a request.
+ * {@link dev.portico.telemetry.Drops}) when that is full: accounting may lose data, it may not slow a request.
  */
 public interface RequestObserver {
 

@@ -1,7 +1,7 @@
 package dev.portico.accesslog;
 
 import dev.portico.management.Eventually;
-import dev.portico.stats.Drops;
+import dev.portico.telemetry.Drops;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -2,7 +2,7 @@ package dev.portico.analytics;
 
 import dev.portico.dataplane.DataPlaneServer;
 import dev.portico.management.Eventually;
-import dev.portico.stats.Drops;
+import dev.portico.telemetry.Drops;
 import dev.portico.testing.Api;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.PostgresResource;

@@ -1,6 +1,6 @@
 package dev.portico.analytics;
 
-import dev.portico.stats.Drops;
+import dev.portico.telemetry.Drops;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -6,8 +6,8 @@ import dev.portico.management.error.ApiProblem;
 import dev.portico.management.error.FieldError;
 import dev.portico.proxy.core.CompiledVhost;
 import dev.portico.proxy.route.SnapshotHolder;
-import dev.portico.stats.LiveStats;
-import dev.portico.stats.StatsAggregator;
+import dev.portico.telemetry.stats.LiveStats;
+import dev.portico.telemetry.stats.StatsAggregator;
 import jakarta.inject.Singleton;
 
 import java.util.List;

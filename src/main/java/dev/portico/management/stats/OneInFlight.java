@@ -1,6 +1,6 @@
 package dev.portico.management.stats;
 
-import dev.portico.stats.Drops;
+import dev.portico.telemetry.Drops;
 
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;

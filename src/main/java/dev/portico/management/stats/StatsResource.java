@@ -1,7 +1,7 @@
 package dev.portico.management.stats;
 
-import dev.portico.stats.LiveStats;
-import dev.portico.stats.StatsAggregator;
+import dev.portico.telemetry.stats.LiveStats;
+import dev.portico.telemetry.stats.StatsAggregator;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;

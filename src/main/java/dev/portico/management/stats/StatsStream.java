@@ -1,8 +1,8 @@
 package dev.portico.management.stats;
 
-import dev.portico.stats.Drops;
-import dev.portico.stats.LiveStats;
-import dev.portico.stats.StatsAggregator;
+import dev.portico.telemetry.Drops;
+import dev.portico.telemetry.stats.LiveStats;
+import dev.portico.telemetry.stats.StatsAggregator;
 import jakarta.inject.Singleton;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.sse.OutboundSseEvent;

@@ -3,7 +3,7 @@ package dev.portico.proxy.core;
 import dev.portico.dataplane.encoding.CompressionPolicy;
 import dev.portico.dataplane.stage.Stage;
 import dev.portico.dataplane.stage.forward.UpstreamGroup;
-import dev.portico.stats.VhostStats;
+import dev.portico.proxy.core.counters.VhostStats;
 import dev.portico.vhost.VhostSpec;
 
 /**

@@ -17,7 +17,7 @@ import dev.portico.dataplane.stage.headers.HeaderRulesStage;
 import dev.portico.dataplane.stage.headers.SecurityHeadersStage;
 import dev.portico.dataplane.stage.limits.RequestBodyLimitStage;
 import dev.portico.proxy.core.CompiledVhost;
-import dev.portico.stats.StatsRegistry;
+import dev.portico.proxy.core.StatsRegistry;
 import dev.portico.vhost.CompileException;
 import dev.portico.vhost.HeaderRules;
 import dev.portico.vhost.UpstreamSpec;

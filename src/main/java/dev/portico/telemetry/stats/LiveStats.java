@@ -1,5 +1,6 @@
-package dev.portico.stats;
+package dev.portico.telemetry.stats;
 
+import dev.portico.proxy.core.counters.Latency;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.time.Instant;

@@ -1,8 +1,13 @@
-package dev.portico.stats;
+package dev.portico.telemetry.stats;
 
 import dev.portico.dataplane.CacheOutcome;
 import dev.portico.dataplane.LocalReason;
-import dev.portico.stats.LiveStats.VhostLiveStats;
+import dev.portico.proxy.core.StatsRegistry;
+import dev.portico.proxy.core.counters.Latency;
+import dev.portico.proxy.core.counters.LoopSlot;
+import dev.portico.proxy.core.counters.VhostStats;
+import dev.portico.telemetry.Drops;
+import dev.portico.telemetry.stats.LiveStats.VhostLiveStats;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.event.Observes;

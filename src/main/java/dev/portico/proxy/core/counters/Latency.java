@@ -1,13 +1,13 @@
-package dev.portico.stats;
+package dev.portico.proxy.core.counters;
 
 import org.HdrHistogram.Histogram;
 
 /** Latency percentiles of an interval, in milliseconds (null fields when nothing was recorded). */
 public record Latency(Double p50, Double p90, Double p99, Double max) {
 
-    static final Latency NONE = new Latency(null, null, null, null);
+    public static final Latency NONE = new Latency(null, null, null, null);
 
-    static Latency of(Histogram micros) {
+    public static Latency of(Histogram micros) {
         if (micros.getTotalCount() == 0) {
             return NONE;
         }

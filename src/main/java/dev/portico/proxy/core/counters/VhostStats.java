@@ -1,4 +1,4 @@
-package dev.portico.stats;
+package dev.portico.proxy.core.counters;
 
 import dev.portico.dataplane.CacheOutcome;
 import dev.portico.dataplane.LocalReason;
@@ -21,7 +21,7 @@ public final class VhostStats {
     private final Histogram cumulativeUpstream = newHistogram();
     private long lastRequests;
 
-    VhostStats(String name, int loops) {
+    public VhostStats(String name, int loops) {
         this.name = name;
         this.slots = new LoopSlot[loops];
         for (int i = 0; i < loops; i++) {
@@ -39,7 +39,7 @@ public final class VhostStats {
     }
 
     /** Sums the slots' counters as of now. */
-    synchronized Totals totals() {
+    public synchronized Totals totals() {
         long[] sum = new long[LoopSlot.SIZE];
         for (LoopSlot slot : slots) {
             for (int i = 0; i < LoopSlot.SIZE; i++) {
@@ -60,7 +60,7 @@ public final class VhostStats {
      * Ends the current interval: its latency summaries and the request count since the previous interval. The
      * interval's histograms are also added to {@code allLatency}/{@code allUpstream}, for the totals.
      */
-    synchronized Interval closeInterval(Histogram allLatency, Histogram allUpstream) {
+    public synchronized Interval closeInterval(Histogram allLatency, Histogram allUpstream) {
         drain();
         Totals totals = totals();
         Interval interval = new Interval(totals, totals.requests() - lastRequests, Latency.of(intervalLatency),
@@ -74,7 +74,7 @@ public final class VhostStats {
     }
 
     /** Counts of the cumulative latency histograms at or below each bound (in seconds), for Prometheus. */
-    synchronized CumulativeLatency cumulative(double[] boundsSeconds) {
+    public synchronized CumulativeLatency cumulative(double[] boundsSeconds) {
         drain();
         return new CumulativeLatency(bucketCounts(cumulativeLatency, boundsSeconds),
                 cumulativeLatency.getTotalCount(), sumSeconds(cumulativeLatency),
@@ -96,47 +96,47 @@ public final class VhostStats {
         return histogram.getTotalCount() == 0 ? 0 : histogram.getMean() * histogram.getTotalCount() / 1_000_000.0;
     }
 
-    static Histogram newHistogram() {
+    public static Histogram newHistogram() {
         return new Histogram(1, LoopSlot.HIGHEST_MICROS, LoopSlot.DIGITS);
     }
 
     /** Counter sums across loops. */
-    record Totals(long[] counts) {
-        long requests() {
+    public record Totals(long[] counts) {
+        public long requests() {
             return counts[LoopSlot.REQUESTS];
         }
 
-        long inFlight() {
+        public long inFlight() {
             return Math.max(0, counts[LoopSlot.STARTED] - counts[LoopSlot.REQUESTS]);
         }
 
-        long bytesIn() {
+        public long bytesIn() {
             return counts[LoopSlot.BYTES_IN];
         }
 
-        long bytesOut() {
+        public long bytesOut() {
             return counts[LoopSlot.BYTES_OUT];
         }
 
-        long statusClass(int statusClass) {
+        public long statusClass(int statusClass) {
             return counts[LoopSlot.STATUS_1XX + statusClass - 1];
         }
 
-        long reason(LocalReason reason) {
+        public long reason(LocalReason reason) {
             return counts[LoopSlot.REASONS + reason.ordinal()];
         }
 
-        long cache(CacheOutcome outcome) {
+        public long cache(CacheOutcome outcome) {
             return counts[LoopSlot.CACHE + outcome.ordinal()];
         }
     }
 
     /** One aggregation interval of a vhost. */
-    record Interval(Totals totals, long requestsInInterval, Latency latency, Latency upstreamLatency) {
+    public record Interval(Totals totals, long requestsInInterval, Latency latency, Latency upstreamLatency) {
     }
 
     /** Prometheus view of the cumulative histograms. */
-    record CumulativeLatency(long[] buckets, long count, double sumSeconds, long[] upstreamBuckets,
-                             long upstreamCount, double upstreamSumSeconds) {
+    public record CumulativeLatency(long[] buckets, long count, double sumSeconds, long[] upstreamBuckets,
+                                    long upstreamCount, double upstreamSumSeconds) {
     }
 }

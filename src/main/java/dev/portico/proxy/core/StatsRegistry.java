@@ -1,6 +1,8 @@
-package dev.portico.stats;
+package dev.portico.proxy.core;
 
 import dev.portico.config.PorticoConfig;
+import dev.portico.proxy.core.counters.ConnectionCounts;
+import dev.portico.proxy.core.counters.VhostStats;
 import jakarta.inject.Singleton;
 
 import java.util.ArrayList;

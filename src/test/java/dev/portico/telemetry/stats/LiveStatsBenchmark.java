@@ -1,6 +1,8 @@
-package dev.portico.stats;
+package dev.portico.telemetry.stats;
 
 import dev.portico.dataplane.LocalReason;
+import dev.portico.proxy.core.counters.LoopSlot;
+import dev.portico.proxy.core.counters.VhostStats;
 import org.HdrHistogram.Histogram;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -1,4 +1,4 @@
-package dev.portico.stats;
+package dev.portico.proxy.core.counters;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -12,7 +12,7 @@ public final class ConnectionCounts {
 
     private final long[] counts;
 
-    ConnectionCounts(int loops) {
+    public ConnectionCounts(int loops) {
         counts = new long[loops * STRIDE];
     }
 

@@ -1,7 +1,10 @@
-package dev.portico.stats;
+package dev.portico.telemetry.stats;
 
 import dev.portico.dataplane.CacheOutcome;
 import dev.portico.dataplane.LocalReason;
+import dev.portico.proxy.core.StatsRegistry;
+import dev.portico.proxy.core.counters.VhostStats;
+import dev.portico.telemetry.Drops;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 import io.prometheus.client.Collector;
 import io.prometheus.client.CounterMetricFamily;

@@ -1,4 +1,4 @@
-package dev.portico.stats;
+package dev.portico.proxy.core.counters;
 
 import dev.portico.dataplane.CacheOutcome;
 import dev.portico.dataplane.LocalReason;
@@ -22,7 +22,7 @@ public final class LoopSlot {
     static final int STATUS_1XX = 4;
     static final int REASONS = STATUS_1XX + 5;
     static final int CACHE = REASONS + LocalReason.values().length;
-    static final int SIZE = CACHE + CacheOutcome.values().length;
+    public static final int SIZE = CACHE + CacheOutcome.values().length;
 
     /** Latencies are recorded in microseconds, from 1 µs to an hour, to two significant digits. */
     static final long HIGHEST_MICROS = 3_600_000_000L;

@@ -1,4 +1,4 @@
-package dev.portico.stats;
+package dev.portico.telemetry;
 
 import java.util.concurrent.atomic.LongAdder;
 
