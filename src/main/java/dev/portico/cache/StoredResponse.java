@@ -2,8 +2,8 @@ package dev.portico.cache;
 
 import dev.portico.cache.rules.CacheControl;
 import dev.portico.cache.rules.Freshness;
-import dev.portico.cache.rules.HttpDate;
 import dev.portico.cache.rules.TargetedCacheControl;
+import dev.portico.http.syntax.HttpDate;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;

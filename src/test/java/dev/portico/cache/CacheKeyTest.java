@@ -1,6 +1,7 @@
 package dev.portico.cache;
 
 import dev.portico.testing.Api;
+import dev.portico.testing.CacheTestSupport;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient.Reply;
 import dev.portico.testing.ScriptedOrigin;

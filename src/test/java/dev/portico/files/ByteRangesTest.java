@@ -1,9 +1,9 @@
 package dev.portico.files;
 
-import dev.portico.cache.rules.ByteRange;
 import dev.portico.dataplane.stage.files.ByteRanges;
 import dev.portico.dataplane.stage.files.ByteRanges.Kind;
 import dev.portico.dataplane.stage.files.ByteRanges.Range;
+import dev.portico.http.conditional.ByteRange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

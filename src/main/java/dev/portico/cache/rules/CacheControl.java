@@ -1,5 +1,6 @@
 package dev.portico.cache.rules;
 
+import dev.portico.http.syntax.FieldSyntax;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.vertx.core.MultiMap;
 

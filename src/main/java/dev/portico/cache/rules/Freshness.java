@@ -1,5 +1,7 @@
 package dev.portico.cache.rules;
 
+import dev.portico.http.syntax.FieldSyntax;
+import dev.portico.http.syntax.HttpDate;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.vertx.core.MultiMap;
 

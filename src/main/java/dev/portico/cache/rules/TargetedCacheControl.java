@@ -1,5 +1,8 @@
 package dev.portico.cache.rules;
 
+import dev.portico.http.syntax.FieldSyntax;
+import dev.portico.http.syntax.StructuredDictionary;
+
 import java.util.List;
 import java.util.Map;
 

@@ -1,5 +1,6 @@
 package dev.portico.cache.rules;
 
+import dev.portico.http.syntax.FieldSyntax;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

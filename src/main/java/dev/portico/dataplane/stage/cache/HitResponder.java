@@ -1,15 +1,15 @@
 package dev.portico.dataplane.stage.cache;
 
 import dev.portico.cache.StoredResponse;
-import dev.portico.cache.rules.ByteRange;
-import dev.portico.cache.rules.Conditionals;
 import dev.portico.dataplane.CacheOutcome;
 import dev.portico.dataplane.Exchange;
 import dev.portico.dataplane.LocalReason;
 import dev.portico.dataplane.SlicedBody;
+import dev.portico.http.conditional.ByteRange;
+import dev.portico.http.conditional.Conditionals;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
-import io.netty.handler.codec.http.HttpHeaderNames;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerResponse;

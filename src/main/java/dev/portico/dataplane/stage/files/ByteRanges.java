@@ -1,6 +1,6 @@
 package dev.portico.dataplane.stage.files;
 
-import dev.portico.cache.rules.ByteRange;
+import dev.portico.http.conditional.ByteRange;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * {@code Range: bytes=...} with any number of ranges, against a representation of known length (RFC 9110 section
- * 14). The single-range grammar and edge cases are those of {@link dev.portico.cache.rules.ByteRange}, which the
+ * 14). The single-range grammar and edge cases are those of {@link dev.portico.http.conditional.ByteRange}, which the
  * cache uses; this adds lists, for {@code multipart/byteranges}. Pure.
  *
  * <p>Ranges that do not overlap the representation are dropped; if none is left the answer is 416. Overlapping or

@@ -1,12 +1,12 @@
 package dev.portico.dataplane.stage.files;
 
-import dev.portico.cache.rules.Conditionals;
 import dev.portico.dataplane.Exchange;
 import dev.portico.dataplane.LocalReason;
 import dev.portico.dataplane.RequestTarget;
 import dev.portico.dataplane.encoding.AcceptEncoding;
 import dev.portico.dataplane.encoding.BodyEncoder;
 import dev.portico.dataplane.encoding.CompressionPolicy;
+import dev.portico.http.conditional.Conditionals;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.vertx.core.MultiMap;
