@@ -1,11 +1,11 @@
 package dev.portico.accesslog;
 
 import dev.portico.config.PorticoConfig;
-import dev.portico.dataplane.Exchange;
-import dev.portico.dataplane.LocalReason;
-import dev.portico.dataplane.RequestObserver;
-import dev.portico.dataplane.RequestTarget;
 import dev.portico.proxy.core.CompiledVhost;
+import dev.portico.proxy.core.Exchange;
+import dev.portico.proxy.core.RequestObserver;
+import dev.portico.proxy.core.RequestTarget;
+import dev.portico.proxy.core.outcome.LocalReason;
 import dev.portico.telemetry.Drops;
 import dev.portico.vhost.AccessLogSpec;
 import io.vertx.core.http.HttpHeaders;

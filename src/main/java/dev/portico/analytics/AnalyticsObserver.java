@@ -1,11 +1,11 @@
 package dev.portico.analytics;
 
 import dev.portico.config.PorticoConfig;
-import dev.portico.dataplane.Exchange;
-import dev.portico.dataplane.RequestObserver;
-import dev.portico.dataplane.RequestTarget;
-import dev.portico.dataplane.stage.forwarding.TrustedProxies;
+import dev.portico.http.TrustedProxies;
 import dev.portico.proxy.core.CompiledVhost;
+import dev.portico.proxy.core.Exchange;
+import dev.portico.proxy.core.RequestObserver;
+import dev.portico.proxy.core.RequestTarget;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.inject.Inject;

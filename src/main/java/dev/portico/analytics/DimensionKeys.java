@@ -1,6 +1,6 @@
 package dev.portico.analytics;
 
-import dev.portico.dataplane.stage.forwarding.TrustedProxies;
+import dev.portico.http.TrustedProxies;
 
 /**
  * How a {@link Sample} becomes the keys counted per dimension. Values are cut to a sane length first, so one

@@ -1,7 +1,7 @@
 package dev.portico.analytics;
 
 import dev.portico.config.PorticoConfig;
-import dev.portico.dataplane.stage.forwarding.TrustedProxies;
+import dev.portico.http.TrustedProxies;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

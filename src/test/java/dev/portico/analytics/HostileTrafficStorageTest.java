@@ -1,7 +1,7 @@
 package dev.portico.analytics;
 
-import dev.portico.dataplane.DataPlaneServer;
 import dev.portico.management.Eventually;
+import dev.portico.proxy.server.DataPlaneServer;
 import dev.portico.telemetry.Drops;
 import dev.portico.testing.Api;
 import dev.portico.testing.OriginServer;

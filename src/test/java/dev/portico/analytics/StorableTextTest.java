@@ -26,7 +26,7 @@ class StorableTextTest {
 
     @Test
     void everyDimensionKeyIsStorable() {
-        DimensionKeys keys = new DimensionKeys(dev.portico.dataplane.stage.forwarding.TrustedProxies.NONE);
+        DimensionKeys keys = new DimensionKeys(dev.portico.http.TrustedProxies.NONE);
         assertEquals("/a\uFFFDb", keys.path("/a\u0000b?x=\u0000"));
         assertEquals("agent\uFFFD", keys.agent("agent\u0000"));
         assertEquals("http://r/\uFFFD", keys.referrer("http://r/\u0000"));

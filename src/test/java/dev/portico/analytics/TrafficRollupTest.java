@@ -1,6 +1,6 @@
 package dev.portico.analytics;
 
-import dev.portico.dataplane.stage.forwarding.TrustedProxies;
+import dev.portico.http.TrustedProxies;
 import org.apache.datasketches.frequencies.ItemsSketch;
 import org.junit.jupiter.api.Test;
 

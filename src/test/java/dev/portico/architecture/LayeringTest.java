@@ -70,7 +70,7 @@ class LayeringTest {
     void onlyTheFileProbeUsesBlockingFileApisInTheDataPlane() {
         noClasses().that().resideInAnyPackage("dev.portico.proxy..", "dev.portico.http..", "dev.portico.dataplane..")
                 .and().doNotHaveFullyQualifiedName("dev.portico.proxy.files.offloop.FileProbe")
-                .and().doNotHaveFullyQualifiedName("dev.portico.dataplane.stage.files.FileProbe")
+                .and().doNotHaveFullyQualifiedName("dev.portico.proxy.files.offloop.FileProbe")
                 .should().dependOnClassesThat().belongToAnyOf(File.class, Files.class, FileInputStream.class,
                         FileOutputStream.class, RandomAccessFile.class, FileChannel.class, DirectoryStream.class)
                 .orShould().callMethod(Path.class, "toRealPath", LinkOption[].class)

@@ -1,6 +1,6 @@
 package dev.portico.testing;
 
-import dev.portico.dataplane.DataPlaneServer;
+import dev.portico.proxy.server.DataPlaneServer;
 import io.netty.handler.codec.DateFormatter;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;

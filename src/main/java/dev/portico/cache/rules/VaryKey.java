@@ -1,6 +1,6 @@
 package dev.portico.cache.rules;
 
-import dev.portico.dataplane.encoding.AcceptEncoding;
+import dev.portico.http.negotiation.AcceptEncoding;
 import dev.portico.http.negotiation.AcceptLanguage;
 import dev.portico.http.syntax.FieldSyntax;
 import io.netty.handler.codec.http.HttpHeaderNames;

@@ -1,8 +1,8 @@
 package dev.portico.management.cache;
 
+import dev.portico.cache.CacheKey;
 import dev.portico.cache.CacheRegistry;
 import dev.portico.cache.ResponseStore;
-import dev.portico.dataplane.stage.cache.CacheKey;
 import jakarta.inject.Singleton;
 
 import java.util.UUID;

@@ -1,7 +1,7 @@
 package dev.portico.management.health;
 
-import dev.portico.dataplane.DataPlaneServer;
 import dev.portico.proxy.route.SnapshotHolder;
+import dev.portico.proxy.server.DataPlaneServer;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;

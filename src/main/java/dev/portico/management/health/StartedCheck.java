@@ -1,6 +1,6 @@
 package dev.portico.management.health;
 
-import dev.portico.dataplane.DataPlaneServer;
+import dev.portico.proxy.server.DataPlaneServer;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;

@@ -1,7 +1,7 @@
 package dev.portico.management.vhost;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.portico.dataplane.stage.forwarding.HopByHopHeaders;
+import dev.portico.http.HopByHopHeaders;
 import dev.portico.management.error.ApiProblem;
 import dev.portico.management.error.FieldError;
 import dev.portico.management.json.JsonRecordReader;

@@ -1,9 +1,8 @@
 package dev.portico.proxy.core;
 
-import dev.portico.dataplane.encoding.CompressionPolicy;
-import dev.portico.dataplane.stage.Stage;
-import dev.portico.dataplane.stage.forward.UpstreamGroup;
+import dev.portico.http.coding.CompressionPolicy;
 import dev.portico.proxy.core.counters.VhostStats;
+import dev.portico.proxy.upstream.balance.UpstreamGroup;
 import dev.portico.vhost.VhostSpec;
 
 /**

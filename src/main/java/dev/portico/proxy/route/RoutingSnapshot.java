@@ -1,9 +1,9 @@
 package dev.portico.proxy.route;
 
-import dev.portico.dataplane.stage.Stage;
-import dev.portico.dataplane.stage.forwarding.TrustedProxies;
-import dev.portico.dataplane.stage.headers.SecurityHeadersStage;
+import dev.portico.http.TrustedProxies;
 import dev.portico.proxy.core.CompiledVhost;
+import dev.portico.proxy.core.Stage;
+import dev.portico.proxy.headers.SecurityHeadersStage;
 
 import java.time.Instant;
 import java.util.List;

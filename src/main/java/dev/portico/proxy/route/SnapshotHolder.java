@@ -1,6 +1,6 @@
 package dev.portico.proxy.route;
 
-import dev.portico.dataplane.stage.forwarding.TrustedProxies;
+import dev.portico.http.TrustedProxies;
 import jakarta.inject.Singleton;
 
 import java.time.Instant;

@@ -1,9 +1,9 @@
 package dev.portico.telemetry.stats;
 
-import dev.portico.dataplane.CacheOutcome;
-import dev.portico.dataplane.LocalReason;
 import dev.portico.proxy.core.StatsRegistry;
 import dev.portico.proxy.core.counters.VhostStats;
+import dev.portico.proxy.core.outcome.CacheOutcome;
+import dev.portico.proxy.core.outcome.LocalReason;
 import dev.portico.telemetry.Drops;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 import io.prometheus.client.Collector;

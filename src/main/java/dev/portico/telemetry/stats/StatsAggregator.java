@@ -1,11 +1,11 @@
 package dev.portico.telemetry.stats;
 
-import dev.portico.dataplane.CacheOutcome;
-import dev.portico.dataplane.LocalReason;
 import dev.portico.proxy.core.StatsRegistry;
 import dev.portico.proxy.core.counters.Latency;
 import dev.portico.proxy.core.counters.LoopSlot;
 import dev.portico.proxy.core.counters.VhostStats;
+import dev.portico.proxy.core.outcome.CacheOutcome;
+import dev.portico.proxy.core.outcome.LocalReason;
 import dev.portico.telemetry.Drops;
 import dev.portico.telemetry.stats.LiveStats.VhostLiveStats;
 import io.quarkus.runtime.ShutdownEvent;

@@ -1,7 +1,7 @@
 package dev.portico.management.health;
 
-import dev.portico.dataplane.DataPlaneServer;
 import dev.portico.management.Eventually;
+import dev.portico.proxy.server.DataPlaneServer;
 import dev.portico.testing.Api;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.PostgresResource;

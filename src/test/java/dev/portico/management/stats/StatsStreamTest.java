@@ -1,6 +1,6 @@
 package dev.portico.management.stats;
 
-import dev.portico.dataplane.DataPlaneServer;
+import dev.portico.proxy.server.DataPlaneServer;
 import dev.portico.testing.Api;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.PostgresResource;

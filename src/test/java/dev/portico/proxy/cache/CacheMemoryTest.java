@@ -2,7 +2,7 @@ package dev.portico.proxy.cache;
 
 import dev.portico.cache.CacheRegistry;
 import dev.portico.cache.ResponseStore;
-import dev.portico.dataplane.DataPlaneServer;
+import dev.portico.proxy.server.DataPlaneServer;
 import dev.portico.testing.Api;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient;

@@ -1,8 +1,8 @@
 package dev.portico.telemetry.stats;
 
-import dev.portico.dataplane.LocalReason;
 import dev.portico.proxy.core.counters.LoopSlot;
 import dev.portico.proxy.core.counters.VhostStats;
+import dev.portico.proxy.core.outcome.LocalReason;
 import org.HdrHistogram.Histogram;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

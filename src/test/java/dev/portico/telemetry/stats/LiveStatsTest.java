@@ -1,7 +1,7 @@
 package dev.portico.telemetry.stats;
 
-import dev.portico.dataplane.DataPlaneServer;
 import dev.portico.proxy.core.StatsRegistry;
+import dev.portico.proxy.server.DataPlaneServer;
 import dev.portico.testing.Api;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.PostgresResource;

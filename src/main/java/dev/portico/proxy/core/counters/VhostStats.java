@@ -1,7 +1,7 @@
 package dev.portico.proxy.core.counters;
 
-import dev.portico.dataplane.CacheOutcome;
-import dev.portico.dataplane.LocalReason;
+import dev.portico.proxy.core.outcome.CacheOutcome;
+import dev.portico.proxy.core.outcome.LocalReason;
 import org.HdrHistogram.Histogram;
 
 /**

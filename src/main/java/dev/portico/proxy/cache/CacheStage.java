@@ -1,0 +1,239 @@
+package dev.portico.proxy.cache;
+
+import dev.portico.cache.CacheKey;
+import dev.portico.cache.ResponseStore;
+import dev.portico.cache.StoredResponse;
+import dev.portico.cache.Variants;
+import dev.portico.cache.rules.CacheControl;
+import dev.portico.cache.rules.Freshness;
+import dev.portico.cache.rules.Invalidation;
+import dev.portico.cache.rules.VaryKey;
+import dev.portico.proxy.core.Exchange;
+import dev.portico.proxy.core.Stage;
+import dev.portico.proxy.core.UpstreamTap;
+import dev.portico.proxy.core.outcome.CacheOutcome;
+import dev.portico.proxy.core.outcome.LocalReason;
+import dev.portico.proxy.upstream.ForwardStage;
+import dev.portico.vhost.CacheSpec;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.vertx.core.MultiMap;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A vhost's RFC 9111 shared cache: answers GET and HEAD from stored responses while they are fresh (or usable
+ * stale), revalidates stale ones with the origin, collapses concurrent misses for one key into one upstream request,
+ * and invalidates on unsafe methods. Built per snapshot; the {@link ResponseStore} lives across snapshots.
+ */
+public final class CacheStage implements Stage {
+
+    private static final Set<HttpMethod> SAFE = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS,
+            HttpMethod.TRACE);
+
+    private final CacheSpec spec;
+    private final ResponseStore store;
+    private final ForwardStage forward;
+    private final Map<String, Fill> fills = new ConcurrentHashMap<>();
+    private final Set<String> refreshing = ConcurrentHashMap.newKeySet();
+    private final long heuristicCapMillis;
+    private final long staleWhileRevalidateMillis;
+    private final long staleIfErrorMillis;
+    private final long lockTimeoutMillis;
+
+    public CacheStage(CacheSpec spec, ResponseStore store, ForwardStage forward) {
+        this.spec = spec;
+        this.store = store;
+        this.forward = forward;
+        this.heuristicCapMillis = spec.defaultTtl().toMillis();
+        this.staleWhileRevalidateMillis = spec.staleWhileRevalidate().toMillis();
+        this.staleIfErrorMillis = spec.staleIfError().toMillis();
+        this.lockTimeoutMillis = spec.lockTimeout().toMillis();
+    }
+
+    @Override
+    public Flow onRequest(Exchange exchange) {
+        HttpMethod method = exchange.request().method();
+        if (method != HttpMethod.GET && method != HttpMethod.HEAD) {
+            if (!SAFE.contains(method)) {
+                exchange.upstreamTap(new Invalidate(exchange));
+            } else {
+                exchange.upstreamTap(label("Portico; fwd=method"));
+            }
+            exchange.cacheOutcome(CacheOutcome.BYPASS);
+            return Flow.NEXT;
+        }
+        MultiMap requestHeaders = exchange.request().headers();
+        CacheControl requestControl = CacheControl.ofRequest(requestHeaders);
+        if (requestControl.noStore()) {
+            return bypass(exchange, "Portico; fwd=request; detail=no-store");
+        }
+        String key = CacheKey.of(exchange.target().authority(), exchange.target().pathAndQuery(),
+                spec.ignoreQueryParams());
+        Variants variants = store.get(key);
+        String varyKey = variants == null || variants.varyFields().isEmpty() ? ""
+                : VaryKey.secondaryKey(variants.varyFields(), requestHeaders);
+        StoredResponse entry = variants == null ? null : variants.match(varyKey);
+        boolean authorized = requestHeaders.contains(HttpHeaders.AUTHORIZATION);
+        if (entry != null && authorized && !entry.authorizedSharing()) {
+            return bypass(exchange, "Portico; fwd=request; detail=authorization");
+        }
+        long now = System.currentTimeMillis();
+        if (entry != null) {
+            switch (decide(entry, entry.ageMillis(now), requestControl).use()) {
+                case FRESH -> {
+                    HitResponder.respond(exchange, entry, "Portico; hit", CacheOutcome.HIT, now);
+                    return Flow.TAKEN;
+                }
+                case STALE_WHILE_REVALIDATE -> {
+                    HitResponder.respond(exchange, entry, "Portico; hit; detail=stale-while-revalidate",
+                            CacheOutcome.STALE, now);
+                    refresh(exchange, key, entry);
+                    return Flow.TAKEN;
+                }
+                default -> {
+                    // Stale: revalidate below.
+                }
+            }
+        }
+        if (requestControl.onlyIfCached()) {
+            // RFC 9111 section 5.2.1.7: nothing usable without the origin, which the client forbids contacting.
+            exchange.replyLocal(LocalReason.NOT_CACHED, "Nothing usable is stored and the request is only-if-cached");
+            return Flow.TAKEN;
+        }
+        if (method == HttpMethod.HEAD && entry == null) {
+            return bypass(exchange, "Portico; fwd=uri-miss; detail=head");
+        }
+        if (requestHeaders.contains(HttpHeaderNames.RANGE) && entry == null) {
+            return bypass(exchange, "Portico; fwd=uri-miss; detail=range");
+        }
+        String fillKey = varyKey.isEmpty() ? key : key + '\n' + varyKey;
+        Fill running = fills.get(fillKey);
+        Fill fill = null;
+        if (running == null) {
+            // The request's headers change before the response arrives: our validators replace the client's below,
+            // and later stages apply the vhost's edits. The fill keys the variant and answers the client's own
+            // conditions and range from the headers as they came, the same ones lookups use.
+            MultiMap clientHeaders = MultiMap.caseInsensitiveMultiMap().addAll(requestHeaders);
+            fill = new Fill(this, key, fillKey, exchange.loop().context(), entry, clientHeaders, requestControl);
+            running = fills.putIfAbsent(fillKey, fill);
+        }
+        if (running != null) {
+            new FillWaiter(this, exchange, exchange.loop().context()).await(running, lockTimeoutMillis);
+            return Flow.TAKEN;
+        }
+        if (entry != null) {
+            // Ask the origin whether what we hold is still good, with our validators instead of the client's.
+            Validators.askAbout(entry, requestHeaders);
+            if (method == HttpMethod.HEAD) {
+                requestHeaders.set(HttpHeaders.CACHE_CONTROL, "no-cache");
+            }
+        }
+        exchange.upstreamTap(fill);
+        exchange.cacheOutcome(CacheOutcome.MISS);
+        return Flow.NEXT;
+    }
+
+    private Flow bypass(Exchange exchange, String cacheStatus) {
+        exchange.cacheOutcome(CacheOutcome.BYPASS);
+        exchange.upstreamTap(label(cacheStatus));
+        return Flow.NEXT;
+    }
+
+    /** Refreshes a stale entry in the background, once per key at a time. */
+    private void refresh(Exchange exchange, String key, StoredResponse entry) {
+        if (refreshing.add(key)) {
+            BackgroundRefresh.start(this, exchange, key, entry)
+                    .onComplete(done -> refreshing.remove(key));
+        }
+    }
+
+    /** A tap that only labels the response with its {@code Cache-Status}. */
+    static UpstreamTap label(String cacheStatus) {
+        return new UpstreamTap() {
+            @Override
+            public boolean head(Exchange exchange, int status) {
+                exchange.response().headers().set(HitResponder.CACHE_STATUS, cacheStatus);
+                return false;
+            }
+        };
+    }
+
+    /** RFC 9111 section 4.4: a successful unsafe request invalidates its target and the URIs its response names. */
+    private final class Invalidate implements UpstreamTap {
+        private final Exchange exchange;
+
+        Invalidate(Exchange exchange) {
+            this.exchange = exchange;
+        }
+
+        @Override
+        public boolean head(Exchange ignored, int status) {
+            exchange.response().headers().set(HitResponder.CACHE_STATUS, "Portico; fwd=method");
+            if (status >= 200 && status < 400) {
+                String authority = exchange.target().authority();
+                String scheme = exchange.request().isSSL() ? "https" : "http";
+                List<String> targets = Invalidation.targets(scheme, authority, exchange.target().pathAndQuery(),
+                        exchange.response().headers());
+                for (String path : targets) {
+                    store.invalidate(CacheKey.of(authority, path, spec.ignoreQueryParams()));
+                }
+            }
+            return false;
+        }
+    }
+
+    void fillEnded(String fillKey, Fill fill) {
+        fills.remove(fillKey, fill);
+    }
+
+    /**
+     * Whether a stale entry may answer when the origin fails (RFC 5861 stale-if-error): while its staleness is
+     * inside the window. A response is stale from the moment its age reaches its lifetime, so with no window
+     * ({@code must-revalidate}) not even in that first millisecond.
+     */
+    boolean mayServeStaleOnError(StoredResponse entry, CacheControl requestControl, long now) {
+        long age = entry.ageMillis(now);
+        return age - entry.lifetimeMillis() < decide(entry, age, requestControl).staleIfErrorMillis();
+    }
+
+    private Freshness.Decision decide(StoredResponse entry, long ageMillis, CacheControl requestControl) {
+        return Freshness.evaluate(entry.lifetimeMillis(), ageMillis, entry.control(), requestControl,
+                staleWhileRevalidateMillis, staleIfErrorMillis);
+    }
+
+    /**
+     * Whether a response Storability allows would get no lifetime at all: it states none and the vhost has no default
+     * TTL for a heuristic one. Such a response is not stored (nginx without proxy_cache_valid), except with
+     * {@code no-cache}, which asks to be stored and revalidated on every use.
+     */
+    boolean lacksFreshness(MultiMap responseHeaders, CacheControl control) {
+        return heuristicCapMillis == 0 && !control.hasLifetime() && !control.noCache()
+                && !responseHeaders.contains(HttpHeaders.EXPIRES);
+    }
+
+    List<String> varyFieldsOf(String key) {
+        Variants variants = store.get(key);
+        return variants == null ? List.of() : variants.varyFields();
+    }
+
+    ResponseStore store() {
+        return store;
+    }
+
+    ForwardStage forward() {
+        return forward;
+    }
+
+    long heuristicCapMillis() {
+        return heuristicCapMillis;
+    }
+
+    long maxObjectBytes() {
+        return spec.maxObjectBytes();
+    }
+}

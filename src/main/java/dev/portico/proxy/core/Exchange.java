@@ -1,0 +1,414 @@
+package dev.portico.proxy.core;
+
+import dev.portico.http.negotiation.AcceptEncoding;
+import dev.portico.proxy.core.outcome.CacheOutcome;
+import dev.portico.proxy.core.outcome.LocalReason;
+import dev.portico.proxy.route.RoutingSnapshot;
+import dev.portico.proxy.server.http1.RequestGuard;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.streams.ReadStream;
+
+import java.util.function.Consumer;
+
+/**
+ * Everything Portico knows about one request while it is in flight: the client side, the snapshot and vhost it
+ * was routed with, where the pipeline stands, and what the access log and metrics will report. Confined to the
+ * request's event loop; never shared.
+ */
+public final class Exchange {
+
+    /** Header names are pre-encoded {@code AsciiString}s: hashed once, written without encoding. */
+    public static final CharSequence REQUEST_ID_HEADER = HttpHeaders.createOptimized("X-Request-Id");
+    private static final Stage[] NO_STAGES = new Stage[0];
+    private static final String PROBLEM_JSON = "application/problem+json";
+
+    private final HttpServerRequest request;
+    private final HttpServerResponse response;
+    private final RoutingSnapshot snapshot;
+    private final LoopState loop;
+    private final long startNanos;
+    private final String requestId;
+    private final String clientAddress;
+    private final boolean peerTrusted;
+
+    private RequestTarget target;
+    private CompiledVhost vhost;
+    private Stage[] stages = NO_STAGES;
+    private int next;
+    private LocalReason reason;
+    private String upstreamAddress;
+    private long upstreamStartNanos;
+    private long upstreamHeadersNanos;
+    private boolean headSent;
+    private Runnable clientGoneHook;
+    private UpstreamTap upstreamTap;
+    private CacheOutcome cacheOutcome;
+    private String clientAcceptEncoding;
+    private ReadStream<Buffer> requestBody;
+    private boolean clientGone;
+    private boolean completed;
+    private int status;
+    private long durationNanos;
+    private RequestGuard guard;
+    private final Consumer<Exchange> onComplete;
+
+    public Exchange(HttpServerRequest request, RoutingSnapshot snapshot, LoopState loop, long startNanos, String requestId,
+                    String clientAddress, boolean peerTrusted, Consumer<Exchange> onComplete) {
+        this.request = request;
+        this.response = request.response();
+        this.snapshot = snapshot;
+        this.loop = loop;
+        this.startNanos = startNanos;
+        this.requestId = requestId;
+        this.clientAddress = clientAddress;
+        this.peerTrusted = peerTrusted;
+        this.onComplete = onComplete;
+        // Vert.x calls the end handler when the response ends, and both handlers (end first) when the connection
+        // goes before that; a connection Portico closes itself calls neither, see abort().
+        response.endHandler(v -> {
+            if (!response.ended()) {
+                clientGone();
+            }
+            complete();
+        });
+        response.closeHandler(v -> {
+            clientGone();
+            complete();
+        });
+    }
+
+    public HttpServerRequest request() {
+        return request;
+    }
+
+    public HttpServerResponse response() {
+        return response;
+    }
+
+    /** The snapshot this request was routed with; it stays the same for the whole request. */
+    public RoutingSnapshot snapshot() {
+        return snapshot;
+    }
+
+    /** Mutable state owned by this request's event loop (connection pools, balancer cursors, counters). */
+    public LoopState loop() {
+        return loop;
+    }
+
+    public long startNanos() {
+        return startNanos;
+    }
+
+    public String requestId() {
+        return requestId;
+    }
+
+    /** The address of the TCP peer, in canonical text form (IPv6 compressed, without brackets). */
+    public String clientAddress() {
+        return clientAddress;
+    }
+
+    /** Whether the TCP peer is a configured trusted proxy whose forwarding headers may be kept. */
+    public boolean peerTrusted() {
+        return peerTrusted;
+    }
+
+    /** Host, authority and origin-form target of the request; null until parsed. */
+    public RequestTarget target() {
+        return target;
+    }
+
+    public void target(RequestTarget target) {
+        this.target = target;
+    }
+
+    /** The vhost that serves this request; null while unrouted (and for requests no vhost serves). */
+    public CompiledVhost vhost() {
+        return vhost;
+    }
+
+    /** Local-reply or failure reason, null when the request was answered normally. */
+    public LocalReason reason() {
+        return reason;
+    }
+
+    public void reason(LocalReason reason) {
+        if (this.reason == null) {
+            this.reason = reason;
+        }
+    }
+
+    public String upstreamAddress() {
+        return upstreamAddress;
+    }
+
+    /** Records the upstream attempt now starting; the last one wins in the log. */
+    public void upstreamStarted(String address) {
+        this.upstreamAddress = address;
+        this.upstreamStartNanos = System.nanoTime();
+        this.upstreamHeadersNanos = 0;
+    }
+
+    public void upstreamHeadersReceived() {
+        this.upstreamHeadersNanos = System.nanoTime();
+    }
+
+    /** Nanoseconds from connecting to the upstream to its response head, or -1 when none arrived. */
+    public long upstreamNanos() {
+        return upstreamHeadersNanos == 0 ? -1 : upstreamHeadersNanos - upstreamStartNanos;
+    }
+
+    public boolean headSent() {
+        return headSent;
+    }
+
+    /**
+     * Registers what to do if the client connection closes before the response is complete (cancel the upstream
+     * request); one hook per request, the last registration wins.
+     */
+    public void onClientGone(Runnable hook) {
+        this.clientGoneHook = hook;
+    }
+
+    /** What the response cache did, or null for vhosts without a cache. */
+    public CacheOutcome cacheOutcome() {
+        return cacheOutcome;
+    }
+
+    public void cacheOutcome(CacheOutcome outcome) {
+        this.cacheOutcome = outcome;
+    }
+
+    /** The client's {@code Accept-Encoding}, as it arrived, on a vhost that compresses; null otherwise. */
+    public String clientAcceptEncoding() {
+        return clientAcceptEncoding;
+    }
+
+    /**
+     * The request body as whoever forwards it reads it: the request itself, unless a stage put a wrapper in front
+     * of it (the body size limit counts a chunked body as it is read).
+     */
+    public ReadStream<Buffer> requestBody() {
+        return requestBody == null ? request : requestBody;
+    }
+
+    /** Puts {@code body}, which reads from the request, in front of it for whoever forwards the body. */
+    public void requestBody(ReadStream<Buffer> body) {
+        this.requestBody = body;
+    }
+
+    /** The tap on the upstream's response, or null. */
+    public UpstreamTap upstreamTap() {
+        return upstreamTap;
+    }
+
+    /** Sets what watches the upstream's response (one per request: a cache filling or revalidating). */
+    public void upstreamTap(UpstreamTap tap) {
+        this.upstreamTap = tap;
+    }
+
+    /** Records that the client connection closed before the response was complete, and runs the hook. */
+    public void clientGone() {
+        if (clientGone) {
+            return;
+        }
+        clientGone = true;
+        reason(LocalReason.CLIENT_ABORTED);
+        if (clientGoneHook != null) {
+            clientGoneHook.run();
+        }
+    }
+
+    /** The guard of the client connection, told when this exchange is accounted. */
+    public void guard(RequestGuard guard) {
+        this.guard = guard;
+    }
+
+    /**
+     * The request's body broke its framing, so it can never end: whatever was sending it upstream is cancelled (a
+     * truncated body must not look complete there), and the client gets the refusal if its response has not begun,
+     * else a reset; the connection closes either way.
+     */
+    public void requestBodyMalformed(LocalReason reason, String detail) {
+        reason(reason);
+        if (clientGoneHook != null) {
+            clientGoneHook.run();
+        }
+        replyLocal(reason, detail, true);
+    }
+
+    /**
+     * The client shut down its sending side while this request waits for its response, which it will still get.
+     * A client that closed the whole socket instead looks the same until something is written to it, so an HTTP/1.1
+     * client is sent an interim {@code 100 Continue} (RFC 9110 section 15.2: clients must accept unexpected 1xx): a
+     * closed socket answers it with a reset, and the request is then cancelled as a client that left, as before
+     * half-closing was allowed.
+     *
+     * @return whether the probe was sent
+     */
+    public boolean clientHalfClosed() {
+        if (headSent || response.ended() || response.closed() || request.version() != HttpVersion.HTTP_1_1) {
+            return false;
+        }
+        response.writeContinue();
+        return true;
+    }
+
+    /** Starts the vhost's pipeline. */
+    public void route(CompiledVhost vhost) {
+        this.vhost = vhost;
+        if (vhost.compression() != null) {
+            // Taken before any stage edits the request: header rules may rewrite what goes upstream.
+            clientAcceptEncoding = AcceptEncoding.of(request.headers());
+        }
+        vhost.stats().slot(loop.index()).started();
+        this.stages = vhost.stages();
+        this.next = 0;
+        proceed();
+    }
+
+    /**
+     * Lets response hooks of the given stages run for a reply made before routing (e.g. default security headers
+     * on a 404 for an unknown host), as though they had run.
+     */
+    public void unroutedStages(Stage[] stages) {
+        this.stages = stages;
+        this.next = stages.length;
+    }
+
+    /** Runs the remaining stages until one takes the request. Stages that went asynchronous call this to resume. */
+    public void proceed() {
+        try {
+            while (next < stages.length) {
+                Stage stage = stages[next++];
+                if (stage.onRequest(this) == Stage.Flow.TAKEN) {
+                    return;
+                }
+            }
+            // A well-formed pipeline ends with a stage that always answers.
+            replyLocal(LocalReason.INTERNAL_ERROR, "The vhost's pipeline did not answer");
+        } catch (RuntimeException e) {
+            loop.logInternalError(this, e);
+            replyLocal(LocalReason.INTERNAL_ERROR, "Portico failed while handling the request");
+        }
+    }
+
+    /**
+     * Runs the response-head hooks of the stages that ran, innermost first, and stamps the request id. Call once,
+     * after the status and the producer's headers are set and before the first body byte is written.
+     */
+    public void sendHead() {
+        for (int i = next - 1; i >= 0; i--) {
+            stages[i].onResponseHead(this);
+        }
+        response.headers().set(REQUEST_ID_HEADER, requestId);
+        if (loop.draining()) {
+            response.headers().set(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
+        }
+        headSent = true;
+    }
+
+    /**
+     * Answers with an RFC 9457 problem document for {@code reason}. When the head is already on the wire it is
+     * too late to change the status: the connection is reset instead so the client sees a truncated response.
+     */
+    public void replyLocal(LocalReason reason, String detail) {
+        replyLocal(reason, detail, false);
+    }
+
+    /** Like {@link #replyLocal(LocalReason, String)}, closing the connection afterwards when asked to. */
+    public void replyLocal(LocalReason reason, String detail, boolean closeConnection) {
+        reason(reason);
+        if (headSent || response.ended() || response.closed()) {
+            abort(reason);
+            return;
+        }
+        // An unread request body would otherwise sit in front of the next request on this connection.
+        boolean close = closeConnection || !request.isEnded() && RequestTarget.hasBody(request);
+        Buffer body = new JsonObject()
+                .put("type", "urn:portico:problem:" + reason.code())
+                .put("title", reason.title())
+                .put("status", reason.status())
+                .put("detail", detail)
+                .put("reason", reason.code())
+                .put("requestId", requestId)
+                .toBuffer();
+        response.setStatusCode(reason.status());
+        var headers = response.headers();
+        headers.set(HttpHeaders.CONTENT_TYPE, PROBLEM_JSON);
+        headers.set(HttpHeaders.CACHE_CONTROL, "no-store");
+        headers.set(HttpHeaders.CONTENT_LENGTH, Integer.toString(body.length()));
+        if (close) {
+            headers.set(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
+        }
+        sendHead();
+        response.end(body);
+        if (close) {
+            if (guard != null) {
+                // The client may still be sending what this reply leaves unread: close without destroying the reply.
+                guard.lingerThenClose();
+            } else {
+                response.close();
+            }
+            complete();
+        } else {
+            request.resume();
+        }
+    }
+
+    /** Gives up on the request: records why and closes the client connection. */
+    public void abort(LocalReason reason) {
+        reason(reason);
+        if (!response.closed()) {
+            response.reset();
+        }
+        complete();
+    }
+
+    /**
+     * The client connection failed under a write: it is closing by itself, and touching it from inside the failed
+     * write would re-enter Netty's encoder. Records the abort and accounts the request.
+     */
+    public void clientFailed() {
+        clientGone();
+        complete();
+    }
+
+    /** Accounts the request exactly once, however it ended. */
+    private void complete() {
+        if (!completed) {
+            completed = true;
+            durationNanos = System.nanoTime() - startNanos;
+            status = headSent ? response.getStatusCode() : reason != null ? reason.status() : 500;
+            if (guard != null) {
+                guard.completed(this);
+            }
+            onComplete.accept(this);
+        }
+    }
+
+    /** The status accounted for the request (the reason's, e.g. 499, when no response head was sent). */
+    public int status() {
+        return status;
+    }
+
+    /** From the request head to the end of the response; set when the request completes. */
+    public long durationNanos() {
+        return durationNanos;
+    }
+
+    /** Request body bytes read from the client. */
+    public long bytesIn() {
+        return request.bytesRead();
+    }
+
+    /** Response body bytes written to the client. */
+    public long bytesOut() {
+        return response.bytesWritten();
+    }
+}

@@ -1,0 +1,82 @@
+package dev.portico.proxy.core.outcome;
+
+/**
+ * Why Portico answered a request itself, or why it could not finish one. The code is what the access log,
+ * the metrics and the problem+json body all show, so an operator can follow one failure through all three.
+ */
+public enum LocalReason {
+    BAD_REQUEST(400, "bad_request", "Bad Request"),
+    /**
+     * The request's length cannot be determined reliably (RFC 9112 section 6.3): a {@code Transfer-Encoding} whose
+     * final coding is not {@code chunked}, {@code chunked} twice, {@code Content-Length} with
+     * {@code Transfer-Encoding}, a malformed {@code Content-Length}, a broken chunked body, or a {@code Connection}
+     * header that names a framing field. The smuggling attempts an operator wants to see.
+     */
+    INVALID_FRAMING(400, "invalid_framing", "Bad Request"),
+    /** A request head did not arrive within the client header timeout (nginx {@code client_header_timeout}). */
+    REQUEST_HEADER_TIMEOUT(408, "request_header_timeout", "Request Timeout"),
+    /** {@code chunked} comes last, but other transfer codings precede it: Portico decodes none (RFC 9112 6.1). */
+    UNSUPPORTED_TRANSFER_CODING(501, "unsupported_transfer_coding", "Not Implemented"),
+    /** An HTTP/1 request line with a major version other than 1 (RFC 9110 section 15.6.6). */
+    HTTP_VERSION_NOT_SUPPORTED(505, "http_version_not_supported", "HTTP Version Not Supported"),
+    MISSING_HOST(400, "missing_host", "Bad Request"),
+    INVALID_HOST(400, "invalid_host", "Bad Request"),
+    URI_TOO_LONG(414, "uri_too_long", "URI Too Long"),
+    HEADERS_TOO_LARGE(431, "request_header_too_large", "Request Header Fields Too Large"),
+    /** The request body is over the vhost's {@code maxRequestBody} (RFC 9110 section 15.5.14). */
+    REQUEST_BODY_TOO_LARGE(413, "request_body_too_large", "Content Too Large"),
+    METHOD_NOT_ALLOWED(405, "method_not_allowed", "Method Not Allowed"),
+    VHOST_NOT_FOUND(404, "vhost_not_found", "Not Found"),
+    VHOST_DISABLED(404, "vhost_disabled", "Not Found"),
+    LOOP_DETECTED(508, "loop_detected", "Loop Detected"),
+    NO_HEALTHY_UPSTREAM(503, "no_healthy_upstream", "Service Unavailable"),
+    UPSTREAM_CONNECT_FAILURE(502, "upstream_connect_failure", "Bad Gateway"),
+    UPSTREAM_CONNECT_TIMEOUT(504, "upstream_connect_timeout", "Gateway Timeout"),
+    UPSTREAM_RESPONSE_TIMEOUT(504, "upstream_response_timeout", "Gateway Timeout"),
+    UPSTREAM_PROTOCOL_ERROR(502, "upstream_protocol_error", "Bad Gateway"),
+    /** {@code Cache-Control: only-if-cached} and nothing usable is stored (RFC 9111 section 5.2.1.7). */
+    NOT_CACHED(504, "not_cached", "Gateway Timeout"),
+    /**
+     * A precondition of the request ({@code If-Match}, {@code If-Unmodified-Since}) failed on a stored response or a
+     * static file.
+     */
+    PRECONDITION_FAILED(412, "precondition_failed", "Precondition Failed"),
+    /** A vhost without upstreams has no file for the request path (or the path is refused: traversal, dotfiles). */
+    FILE_NOT_FOUND(404, "file_not_found", "Not Found"),
+    /** No range of the request's {@code Range} overlaps the static file (RFC 9110 section 15.5.17). */
+    RANGE_NOT_SATISFIABLE(416, "range_not_satisfiable", "Range Not Satisfiable"),
+    /** The upstream failed after the response head was sent: the client connection is reset. */
+    UPSTREAM_RESET(502, "upstream_reset", "Bad Gateway"),
+    /**
+     * The client sent nothing of its request body for {@code portico.dataplane.client-body-timeout} (nginx
+     * {@code client_body_timeout}): 408 and the connection closed, or a reset once the response has begun.
+     */
+    CLIENT_BODY_TIMEOUT(408, "client_body_timeout", "Request Timeout"),
+    /** The client went away before the response was complete (nginx logs 499). */
+    CLIENT_ABORTED(499, "client_aborted", "Client Closed Request"),
+    INTERNAL_ERROR(500, "internal_error", "Internal Server Error");
+
+    private final int status;
+    private final String code;
+    private final String title;
+
+    LocalReason(int status, String code, String title) {
+        this.status = status;
+        this.code = code;
+        this.title = title;
+    }
+
+    /** The HTTP status a local reply for this reason carries. */
+    public int status() {
+        return status;
+    }
+
+    /** Stable snake_case code used in logs, metrics and problem types. */
+    public String code() {
+        return code;
+    }
+
+    public String title() {
+        return title;
+    }
+}

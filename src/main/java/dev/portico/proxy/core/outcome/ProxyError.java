@@ -1,0 +1,44 @@
+package dev.portico.proxy.core.outcome;
+
+import io.netty.channel.ConnectTimeoutException;
+import io.vertx.core.http.StreamResetException;
+
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A failure while proxying, typed the way Pingora types them: which side caused it, what the client is told,
+ * and whether another upstream may be tried (only when nothing of the request has left yet).
+ */
+public record ProxyError(LocalReason reason, Source source, boolean retryable, String detail) {
+
+    /** Who caused the failure. */
+    public enum Source {
+        CLIENT, UPSTREAM, INTERNAL
+    }
+
+    /** Getting a connection failed: nothing was sent, so another upstream may be tried. */
+    public static ProxyError connecting(Throwable cause) {
+        if (isTimeout(cause)) {
+            return new ProxyError(LocalReason.UPSTREAM_CONNECT_TIMEOUT, Source.UPSTREAM, true,
+                    "The upstream did not accept a connection in time");
+        }
+        return new ProxyError(LocalReason.UPSTREAM_CONNECT_FAILURE, Source.UPSTREAM, true,
+                "The upstream could not be connected to");
+    }
+
+    /** The request went out but no usable response head came back: not retried, the request may have had effects. */
+    public static ProxyError awaitingResponse(Throwable cause) {
+        if (isTimeout(cause)) {
+            return new ProxyError(LocalReason.UPSTREAM_RESPONSE_TIMEOUT, Source.UPSTREAM, false,
+                    "The upstream did not respond in time");
+        }
+        return new ProxyError(LocalReason.UPSTREAM_PROTOCOL_ERROR, Source.UPSTREAM, false,
+                "The upstream closed the connection or sent an invalid response");
+    }
+
+    static boolean isTimeout(Throwable cause) {
+        // A request reset for a timeout fails with the reset, which carries the timeout as its cause.
+        Throwable reason = cause instanceof StreamResetException && cause.getCause() != null ? cause.getCause() : cause;
+        return reason instanceof TimeoutException || reason instanceof ConnectTimeoutException;
+    }
+}

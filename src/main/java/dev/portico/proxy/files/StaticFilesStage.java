@@ -1,0 +1,236 @@
+package dev.portico.proxy.files;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.portico.http.DateHeader;
+import dev.portico.http.coding.CompressionPolicy;
+import dev.portico.proxy.core.Exchange;
+import dev.portico.proxy.core.Stage;
+import dev.portico.proxy.core.UpstreamTap;
+import dev.portico.proxy.core.outcome.CacheOutcome;
+import dev.portico.proxy.core.outcome.LocalReason;
+import dev.portico.proxy.files.offloop.FileProbe;
+import dev.portico.proxy.files.offloop.Lookup;
+import dev.portico.proxy.files.offloop.RequestPath;
+import dev.portico.vhost.StaticSpec;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.vertx.core.AsyncResult;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerResponse;
+import org.jboss.logging.Logger;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/**
+ * A vhost's static web service: maps the request path onto the vhost's root through {@code tryFiles}, and answers
+ * with the file (conditionals, ranges, precompressed siblings: {@link FileResponder}), a redirect to a directory's
+ * canonical URL, or a listing. When nothing matches it hands the request on to the upstreams (nginx
+ * {@code try_files ... @upstream}, Caddy {@code try_files} + {@code reverse_proxy}) or, on a vhost without
+ * upstreams, answers 404 {@code file_not_found}.
+ *
+ * <p>Built once per snapshot and shared by every event loop. Lookups run on the file worker pool
+ * ({@link FileProbe}); their results are trusted for a second, like nginx's {@code open_file_cache_valid 1s}, so a
+ * hot file costs no file-system call at all, and a change on disk shows within that time.
+ */
+public final class StaticFilesStage implements Stage {
+
+    /** How long a lookup, found or not, is trusted before the disk is asked again. */
+    static final long LOOKUP_VALID_NANOS = Duration.ofSeconds(1).toNanos();
+    /** A lookup not used for this long is dropped (nginx {@code open_file_cache ... inactive=}). */
+    static final Duration LOOKUP_INACTIVE = Duration.ofSeconds(60);
+    /** Bytes of lookups and held small files one vhost keeps. */
+    static final long LOOKUP_CACHE_BYTES = 8L << 20;
+    private static final Logger LOG = Logger.getLogger(StaticFilesStage.class);
+    private static final String ALLOW = "GET, HEAD";
+
+    private final StaticSpec spec;
+    private final boolean fallback;
+    private final FileProbe probe;
+    private final FileResponder responder;
+    private final Cache<String, Checked> lookups = Caffeine.newBuilder()
+            .expireAfterAccess(LOOKUP_INACTIVE)
+            .maximumWeight(LOOKUP_CACHE_BYTES)
+            .weigher((String path, Checked checked) -> checked.lookup().weight() + 2 * path.length())
+            .build();
+
+    /** A lookup and when the disk was asked for it. */
+    private record Checked(Lookup lookup, long atNanos) {
+    }
+
+    /**
+     * @param fallback whether the vhost has upstreams to hand the request to when no file matches
+     * @param compression the vhost's response compression, or null
+     */
+    public StaticFilesStage(StaticSpec spec, boolean fallback, CompressionPolicy compression) {
+        this.spec = spec;
+        this.fallback = fallback;
+        this.probe = new FileProbe(spec);
+        this.responder = new FileResponder(spec.sendfile(), compression);
+    }
+
+    @Override
+    public Flow onRequest(Exchange exchange) {
+        if (!fallback && !readOnly(exchange)) {
+            notAllowed(exchange);
+            return Flow.TAKEN;
+        }
+        String path = RequestPath.decode(exchange.target().pathAndQuery(), spec.hidden());
+        if (path == null) {
+            return miss(exchange);
+        }
+        Checked known = lookups.getIfPresent(path);
+        if (known != null && System.nanoTime() - known.atNanos() < LOOKUP_VALID_NANOS) {
+            return answer(exchange, path, known.lookup(), false);
+        }
+        look(exchange, path, known == null ? null : known.lookup(), false);
+        return Flow.TAKEN;
+    }
+
+    /** Asks the disk on a file worker; {@code previous} lets an unchanged small file keep its held content. */
+    private void look(Exchange exchange, String path, Lookup previous, boolean retried) {
+        exchange.loop().fileWorkers().<Checked>executeBlocking(
+                        () -> new Checked(probe.lookup(path, previous), System.nanoTime()), false)
+                .onComplete(result -> looked(exchange, path, retried, result));
+    }
+
+    private void looked(Exchange exchange, String path, boolean retried, AsyncResult<Checked> result) {
+        if (result.succeeded()) {
+            lookups.put(path, result.result());
+        }
+        HttpServerResponse response = exchange.response();
+        if (response.closed() || response.ended()) {
+            return;
+        }
+        try {
+            if (result.failed()) {
+                throw new IllegalStateException("file lookup failed", result.cause());
+            }
+            if (answer(exchange, path, result.result().lookup(), retried) == Flow.NEXT) {
+                exchange.proceed();
+            }
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "request %s: internal error serving a file", exchange.requestId());
+            exchange.replyLocal(LocalReason.INTERNAL_ERROR, "Portico failed while serving a file");
+        }
+    }
+
+    private Flow answer(Exchange exchange, String path, Lookup lookup, boolean retried) {
+        if (lookup == Lookup.Miss.INSTANCE) {
+            return miss(exchange);
+        }
+        takeOver(exchange);
+        if (!readOnly(exchange)) {
+            notAllowed(exchange);
+        } else if (lookup instanceof Lookup.Found found) {
+            responder.respond(exchange, found, () -> vanished(exchange, path, retried));
+        } else if (lookup == Lookup.Redirect.INSTANCE) {
+            redirect(exchange);
+        } else if (lookup instanceof Lookup.Listing listing) {
+            listing(exchange, listing.page());
+        }
+        return Flow.TAKEN;
+    }
+
+    private Flow miss(Exchange exchange) {
+        if (fallback) {
+            return Flow.NEXT;
+        }
+        exchange.replyLocal(LocalReason.FILE_NOT_FOUND, "No file matches the request path");
+        return Flow.TAKEN;
+    }
+
+    /** The file went away after its lookup was cached: forget it and look once more, else it is not found. */
+    private void vanished(Exchange exchange, String path, boolean retried) {
+        lookups.invalidate(path);
+        if (exchange.response().headWritten() || exchange.headSent()) {
+            return;
+        }
+        // Nothing was sent: forget the head made for the vanished file (its validators, its coding, chunking).
+        exchange.response().headers().clear();
+        if (retried) {
+            exchange.replyLocal(LocalReason.FILE_NOT_FOUND, "No file matches the request path");
+        } else {
+            look(exchange, path, null, true);
+        }
+    }
+
+    /**
+     * This stage answers: a cache stage in front, which expected an upstream response to store, is told that none
+     * will come (so requests waiting on it go on by themselves), and the request is not a cache miss.
+     */
+    private static void takeOver(Exchange exchange) {
+        UpstreamTap tap = exchange.upstreamTap();
+        if (tap != null) {
+            exchange.upstreamTap(null);
+            tap.answeredLocally();
+        }
+        if (exchange.cacheOutcome() != null) {
+            exchange.cacheOutcome(CacheOutcome.BYPASS);
+        }
+    }
+
+    private static boolean readOnly(Exchange exchange) {
+        HttpMethod method = exchange.request().method();
+        return method == HttpMethod.GET || method == HttpMethod.HEAD;
+    }
+
+    private static void notAllowed(Exchange exchange) {
+        exchange.response().headers().set(HttpHeaderNames.ALLOW, ALLOW);
+        exchange.replyLocal(LocalReason.METHOD_NOT_ALLOWED,
+                exchange.request().method().name() + " is not allowed on a static file");
+    }
+
+    /**
+     * The target is text (its raw UTF-8 decoded); a header is bytes. A raw non-ASCII query is written back as the
+     * percent-encoding of its UTF-8 bytes: the same URI, in the only form a Location may take (RFC 3986).
+     */
+    static String asciiUri(String target) {
+        int i = 0;
+        while (i < target.length() && target.charAt(i) < 0x80) {
+            i++;
+        }
+        if (i == target.length()) {
+            return target;
+        }
+        StringBuilder out = new StringBuilder(target.length() + 16).append(target, 0, i);
+        for (byte b : target.substring(i).getBytes(StandardCharsets.UTF_8)) {
+            if (b >= 0) {
+                out.append((char) b);
+            } else {
+                out.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xF, 16)))
+                        .append(Character.toUpperCase(Character.forDigit(b & 0xF, 16)));
+            }
+        }
+        return out.toString();
+    }
+
+    /** To the directory's canonical URL, with a slash (and the query kept). */
+    private static void redirect(Exchange exchange) {
+        String target = exchange.target().pathAndQuery();
+        int query = target.indexOf('?');
+        String location = query < 0 ? target + "/" : target.substring(0, query) + "/" + target.substring(query);
+        HttpServerResponse response = exchange.response();
+        response.setStatusCode(301);
+        response.headers().set(HttpHeaderNames.LOCATION, asciiUri(location));
+        response.headers().set(HttpHeaderNames.DATE, DateHeader.now());
+        response.headers().set(HttpHeaderNames.CONTENT_LENGTH, "0");
+        FileResponder.finish(exchange, response::end);
+    }
+
+    private static void listing(Exchange exchange, Buffer page) {
+        HttpServerResponse response = exchange.response();
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/html; charset=utf-8");
+        response.headers().set(HttpHeaderNames.DATE, DateHeader.now());
+        response.headers().set(HttpHeaderNames.CONTENT_LENGTH, Integer.toString(page.length()));
+        boolean head = exchange.request().method() == HttpMethod.HEAD;
+        FileResponder.finish(exchange, () -> {
+            if (head) {
+                response.end();
+            } else {
+                response.end(page);
+            }
+        });
+    }
+}

@@ -1,0 +1,55 @@
+package dev.portico.proxy.headers;
+
+import dev.portico.proxy.core.Exchange;
+import dev.portico.proxy.core.Stage;
+import dev.portico.vhost.HeaderRules;
+import io.vertx.core.MultiMap;
+
+import java.util.Map;
+
+/** Applies a vhost's configured header edits to the request on its way up, or to the response on its way down. */
+public final class HeaderRulesStage implements Stage {
+
+    private final HeaderRules rules;
+    private final boolean onRequest;
+
+    private HeaderRulesStage(HeaderRules rules, boolean onRequest) {
+        this.rules = rules;
+        this.onRequest = onRequest;
+    }
+
+    public static HeaderRulesStage forRequest(HeaderRules rules) {
+        return new HeaderRulesStage(rules, true);
+    }
+
+    public static HeaderRulesStage forResponse(HeaderRules rules) {
+        return new HeaderRulesStage(rules, false);
+    }
+
+    @Override
+    public Flow onRequest(Exchange exchange) {
+        if (onRequest) {
+            apply(exchange.request().headers());
+        }
+        return Flow.NEXT;
+    }
+
+    @Override
+    public void onResponseHead(Exchange exchange) {
+        if (!onRequest) {
+            apply(exchange.response().headers());
+        }
+    }
+
+    private void apply(MultiMap headers) {
+        for (String name : rules.remove()) {
+            headers.remove(name);
+        }
+        for (Map.Entry<String, String> e : rules.set().entrySet()) {
+            headers.set(e.getKey(), e.getValue());
+        }
+        for (Map.Entry<String, String> e : rules.add().entrySet()) {
+            headers.add(e.getKey(), e.getValue());
+        }
+    }
+}

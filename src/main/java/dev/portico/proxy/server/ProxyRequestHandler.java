@@ -1,0 +1,199 @@
+package dev.portico.proxy.server;
+
+import dev.portico.proxy.core.CompiledVhost;
+import dev.portico.proxy.core.Exchange;
+import dev.portico.proxy.core.LoopState;
+import dev.portico.proxy.core.RequestObserver;
+import dev.portico.proxy.core.RequestTarget;
+import dev.portico.proxy.core.StatsRegistry;
+import dev.portico.proxy.core.outcome.LocalReason;
+import dev.portico.proxy.route.RoutingSnapshot;
+import dev.portico.proxy.route.SnapshotHolder;
+import dev.portico.proxy.server.http1.ClientHalfClosed;
+import dev.portico.proxy.server.http1.RequestGuard;
+import dev.portico.proxy.server.http1.RequestRefused;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.util.NetUtil;
+import io.vertx.core.Handler;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.SocketAddress;
+
+import java.util.List;
+
+/**
+ * The entry of every request on one event loop: opens the {@link Exchange}, resolves the target, refuses loops,
+ * finds the vhost in the current snapshot and hands over to its pipeline; accounts the request when it ends.
+ */
+final class ProxyRequestHandler implements Handler<HttpServerRequest> {
+
+    private static final CharSequence VIA = HttpHeaders.createOptimized("Via");
+
+    private final SnapshotHolder snapshots;
+    private final LoopState loop;
+    private final StatsRegistry stats;
+    private final RequestObserver[] observers;
+
+    ProxyRequestHandler(SnapshotHolder snapshots, LoopState loop, StatsRegistry stats, RequestObserver[] observers) {
+        this.snapshots = snapshots;
+        this.loop = loop;
+        this.stats = stats;
+        this.observers = observers;
+    }
+
+    @Override
+    public void handle(HttpServerRequest request) {
+        Exchange exchange = open(request);
+        if (exchange == null) {
+            return;
+        }
+        RoutingSnapshot snapshot = exchange.snapshot();
+        HttpMethod method = request.method();
+        if (method == HttpMethod.CONNECT || method == HttpMethod.TRACE) {
+            exchange.unroutedStages(snapshot.fallbackStages());
+            exchange.response().headers().set("Allow", "GET, HEAD, POST, PUT, DELETE, PATCH, OPTIONS");
+            exchange.replyLocal(LocalReason.METHOD_NOT_ALLOWED, method.name() + " is not proxied");
+            return;
+        }
+        RequestTarget target;
+        try {
+            target = RequestTarget.parse(request);
+        } catch (RequestTarget.Invalid invalid) {
+            exchange.unroutedStages(snapshot.fallbackStages());
+            exchange.replyLocal(invalid.reason(), invalid.getMessage());
+            return;
+        }
+        exchange.target(target);
+        if (hasLooped(request, snapshot.viaPseudonym())) {
+            exchange.unroutedStages(snapshot.fallbackStages());
+            exchange.replyLocal(LocalReason.LOOP_DETECTED, "The request has already passed through this proxy");
+            return;
+        }
+        CompiledVhost vhost = snapshot.route(target.hostname());
+        if (vhost == null) {
+            exchange.unroutedStages(snapshot.fallbackStages());
+            exchange.replyLocal(LocalReason.VHOST_NOT_FOUND, "No vhost serves this host");
+            return;
+        }
+        if (!vhost.enabled()) {
+            exchange.unroutedStages(snapshot.fallbackStages());
+            exchange.replyLocal(LocalReason.VHOST_DISABLED, "No vhost serves this host");
+            return;
+        }
+        exchange.route(vhost);
+    }
+
+    /**
+     * Requests the strict HTTP/1.1 reader or the HTTP decoder refused: answered with the status the failure calls
+     * for, then closed. The marker a client's half-close leaves behind only closes the connection: every response
+     * before it has been written.
+     */
+    void handleInvalid(HttpServerRequest request) {
+        DecoderResult result = request.decoderResult();
+        Throwable cause = result == null ? null : result.cause();
+        if (cause instanceof ClientHalfClosed) {
+            request.connection().close();
+            return;
+        }
+        Exchange exchange = open(request);
+        if (exchange == null) {
+            return;
+        }
+        exchange.unroutedStages(exchange.snapshot().fallbackStages());
+        if (cause instanceof RequestRefused) {
+            RequestRefused refused = (RequestRefused) cause;
+            exchange.replyLocal(refused.reason(), refused.detail(), true);
+            return;
+        }
+        LocalReason reason = cause instanceof TooLongHttpLineException ? LocalReason.URI_TOO_LONG
+                : cause instanceof TooLongHttpHeaderException ? LocalReason.HEADERS_TOO_LARGE
+                : LocalReason.BAD_REQUEST;
+        exchange.replyLocal(reason, reason == LocalReason.BAD_REQUEST ? "The request is not valid HTTP/1.1"
+                : reason.title(), true);
+    }
+
+    /**
+     * Opens the exchange of a request and pairs it with its connection's guard. Null when the request is answered
+     * at once: its body broke its framing while it waited behind an earlier response.
+     */
+    private Exchange open(HttpServerRequest request) {
+        long start = System.nanoTime();
+        request.pause();
+        RoutingSnapshot snapshot = snapshots.current();
+        String client = canonicalAddress(request.remoteAddress());
+        Exchange exchange = new Exchange(request, snapshot, loop, start,
+                RequestId.acceptOrGenerate(request.getHeader(Exchange.REQUEST_ID_HEADER)), client,
+                snapshot.trustedProxies().contains(client), this::account);
+        loop.requestStarted(snapshot);
+        RequestGuard guard = RequestGuard.of(request);
+        if (guard != null) {
+            exchange.guard(guard);
+            RequestRefused brokenBody = guard.opened(exchange);
+            if (brokenBody != null) {
+                exchange.unroutedStages(snapshot.fallbackStages());
+                exchange.replyLocal(brokenBody.reason(), brokenBody.detail(), true);
+                return null;
+            }
+        }
+        return exchange;
+    }
+
+    private void account(Exchange exchange) {
+        loop.requestEnded();
+        CompiledVhost vhost = exchange.vhost();
+        (vhost == null ? stats.unmatched() : vhost.stats()).slot(loop.index()).completed(exchange.status(),
+                exchange.reason(), exchange.bytesIn(), exchange.bytesOut(), exchange.durationNanos(),
+                exchange.upstreamNanos(), exchange.cacheOutcome());
+        for (RequestObserver observer : observers) {
+            try {
+                observer.completed(exchange);
+            } catch (RuntimeException e) {
+                loop.logInternalError(exchange, e);
+            }
+        }
+    }
+
+    /** RFC 9110 section 7.6.3: a request carrying our own pseudonym in {@code Via} came back to us. */
+    static boolean hasLooped(HttpServerRequest request, String pseudonym) {
+        if (request.headers().get(VIA) == null) {
+            return false;
+        }
+        List<String> vias = request.headers().getAll(VIA);
+        for (String via : vias) {
+            int at = via.indexOf(pseudonym);
+            while (at >= 0) {
+                int end = at + pseudonym.length();
+                boolean startOk = at > 0 && via.charAt(at - 1) == ' ';
+                boolean endOk = end == via.length() || via.charAt(end) == ',' || via.charAt(end) == ' ';
+                if (startOk && endOk) {
+                    return true;
+                }
+                at = via.indexOf(pseudonym, at + 1);
+            }
+        }
+        return false;
+    }
+
+    /** IPv6 in RFC 5952 form, as logs and {@code X-Forwarded-For} consumers expect. */
+    static String canonicalAddress(SocketAddress address) {
+        if (address == null) {
+            return "unknown";
+        }
+        String host = address.hostAddress();
+        if (host == null) {
+            return "unknown";
+        }
+        if (host.indexOf(':') < 0) {
+            return host;
+        }
+        int zone = host.indexOf('%');
+        if (zone >= 0) {
+            host = host.substring(0, zone);
+        }
+        byte[] bytes = NetUtil.createByteArrayFromIpAddressString(host);
+        return bytes == null ? host : NetUtil.bytesToIpAddress(bytes);
+    }
+}

@@ -1,0 +1,73 @@
+package dev.portico.proxy.upstream;
+
+import dev.portico.proxy.core.Exchange;
+import dev.portico.proxy.core.Stage;
+import dev.portico.proxy.upstream.balance.UpstreamGroup;
+import dev.portico.proxy.upstream.balance.UpstreamTarget;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpVersion;
+
+/**
+ * The terminal stage of a proxied vhost: sends the request to one of the vhost's upstreams and streams the
+ * response back. Always takes the request. See {@link UpstreamCall} for one request's life.
+ */
+public final class ForwardStage implements Stage {
+
+    private final UpstreamGroup group;
+    private final boolean preserveHost;
+    private final String hostOverride;
+    private final int connectTimeoutMillis;
+    private final long readTimeoutMillis;
+    private final CharSequence via11;
+    private final CharSequence via10;
+
+    /**
+     * @param hostOverride a {@code Host} value the vhost's request header rules fix, or null
+     * @param viaPseudonym this instance's name in {@code Via}
+     */
+    public ForwardStage(UpstreamGroup group, boolean preserveHost, String hostOverride, int connectTimeoutMillis,
+                        long readTimeoutMillis, String viaPseudonym) {
+        this.group = group;
+        this.preserveHost = preserveHost;
+        this.hostOverride = hostOverride;
+        this.connectTimeoutMillis = connectTimeoutMillis;
+        this.readTimeoutMillis = readTimeoutMillis;
+        this.via11 = HttpHeaders.createOptimized("1.1 " + viaPseudonym);
+        this.via10 = HttpHeaders.createOptimized("1.0 " + viaPseudonym);
+    }
+
+    @Override
+    public Flow onRequest(Exchange exchange) {
+        new UpstreamCall(this, exchange).start();
+        return Flow.TAKEN;
+    }
+
+    public UpstreamGroup group() {
+        return group;
+    }
+
+    int connectTimeoutMillis() {
+        return connectTimeoutMillis;
+    }
+
+    long readTimeoutMillis() {
+        return readTimeoutMillis;
+    }
+
+    /** The {@code Via} entry for a message received with this HTTP version (RFC 9110 section 7.6.3). */
+    CharSequence via(HttpVersion received) {
+        return received == HttpVersion.HTTP_1_0 ? via10 : via11;
+    }
+
+    /** The {@code Host} the upstream sees: a fixed override, the client's, or the upstream's own authority. */
+    String hostFor(Exchange exchange, UpstreamTarget target) {
+        return hostFor(exchange.target().authority(), target);
+    }
+
+    String hostFor(String clientAuthority, UpstreamTarget target) {
+        if (hostOverride != null) {
+            return hostOverride;
+        }
+        return preserveHost ? clientAuthority : target.spec().authority();
+    }
+}

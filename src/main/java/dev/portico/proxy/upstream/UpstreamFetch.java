@@ -1,0 +1,146 @@
+package dev.portico.proxy.upstream;
+
+import dev.portico.proxy.core.LoopState;
+import dev.portico.proxy.core.ReadDeadlines;
+import dev.portico.proxy.upstream.balance.UpstreamTarget;
+import dev.portico.proxy.upstream.pool.UpstreamClients;
+import dev.portico.proxy.upstream.pool.UpstreamCodec;
+import io.netty.handler.codec.http.HttpResponse;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Promise;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A GET to a vhost's upstreams with no client waiting on it, its body collected in memory up to a limit: how a
+ * cache refreshes a stale response in the background ({@code stale-while-revalidate}). Uses the event loop's
+ * pools, read deadlines and the passive health of the upstreams like any forwarded request. Runs on the loop's
+ * thread.
+ */
+public final class UpstreamFetch {
+
+    /** The upstream's answer; {@code body} is null when it was larger than allowed (the body was discarded). */
+    public record Result(int status, String statusMessage, MultiMap headers, Buffer body) {
+    }
+
+    private UpstreamFetch() {
+    }
+
+    /**
+     * @param authority the client's {@code Host}, used when the vhost preserves it
+     * @param headers the request's header fields, already without hop-by-hop fields
+     */
+    public static Future<Result> get(ForwardStage stage, LoopState loop, String authority, String pathAndQuery,
+                                     MultiMap headers, long maxBody) {
+        UpstreamTarget target = stage.group().pick(loop, 0, System.nanoTime());
+        if (target == null) {
+            return Future.failedFuture("no upstream of this vhost is available");
+        }
+        UpstreamClients.PooledClient pool = loop.upstreams().acquire(target, stage.connectTimeoutMillis());
+        RequestOptions options = new RequestOptions()
+                .setServer(target.server())
+                .setMethod(HttpMethod.GET)
+                .setURI(target.uriFor(pathAndQuery));
+        Fetch fetch = new Fetch(loop.upstreams().readDeadlines(), stage.readTimeoutMillis(), maxBody, pool);
+        pool.client().request(options).compose(request -> {
+            request.headers().addAll(headers);
+            request.headers().set(HttpHeaders.HOST, stage.hostFor(authority, target));
+            request.headers().add(UpstreamCall.VIA, stage.via(request.version()));
+            return fetch.send(request);
+        }).onComplete(sent -> {
+            if (sent.failed()) {
+                target.health().failed(System.nanoTime());
+                fetch.failed(sent.cause());
+                return;
+            }
+            target.health().succeeded();
+            fetch.collect(sent.result());
+        });
+        return fetch.result.future();
+    }
+
+    /**
+     * One fetch, timed like a forwarded request with no client to hold it back: the vhost's read timeout runs from
+     * the request sent to the response head, and between two pieces of the body.
+     */
+    private static final class Fetch extends ReadDeadlines.Waiter implements UpstreamCodec.InterimListener {
+        private final ReadDeadlines deadlines;
+        private final long timeoutMillis;
+        private final long timeoutNanos;
+        private final long maxBody;
+        private final UpstreamClients.PooledClient pool;
+        private final Promise<Result> result = Promise.promise();
+        private HttpClientRequest request;
+        private Buffer body = Buffer.buffer();
+        private boolean released;
+
+        Fetch(ReadDeadlines deadlines, long timeoutMillis, long maxBody, UpstreamClients.PooledClient pool) {
+            this.deadlines = deadlines;
+            this.timeoutMillis = timeoutMillis;
+            this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+            this.maxBody = maxBody;
+            this.pool = pool;
+        }
+
+        Future<HttpClientResponse> send(HttpClientRequest request) {
+            this.request = request;
+            UpstreamCodec codec = UpstreamCodec.of(request.connection());
+            if (codec != null) {
+                codec.listen(this);
+            }
+            Future<HttpClientResponse> response = request.send();
+            deadlines.start(this, timeoutMillis);
+            return response;
+        }
+
+        @Override
+        public void interim(HttpResponse head) {
+            deadlines.restartIfRunning(this, timeoutNanos);
+        }
+
+        @Override
+        protected void expired() {
+            // Vert.x fails the response (or its body) with this cause and closes the connection.
+            request.reset(0, new TimeoutException("nothing read from the upstream for " + timeoutMillis + " ms"));
+        }
+
+        void collect(HttpClientResponse response) {
+            response.handler(chunk -> {
+                deadlines.restartIfRunning(this, timeoutNanos);
+                if (body != null && body.length() + (long) chunk.length() > maxBody) {
+                    body = null;
+                } else if (body != null) {
+                    body.appendBuffer(chunk);
+                }
+            });
+            response.exceptionHandler(this::failed);
+            response.endHandler(v -> {
+                deadlines.cancel(this);
+                release();
+                result.tryComplete(new Result(response.statusCode(), response.statusMessage(), response.headers(),
+                        body));
+            });
+        }
+
+        void failed(Throwable cause) {
+            deadlines.cancel(this);
+            release();
+            result.tryFail(cause);
+        }
+
+        private void release() {
+            if (!released) {
+                released = true;
+                pool.release();
+            }
+        }
+    }
+}

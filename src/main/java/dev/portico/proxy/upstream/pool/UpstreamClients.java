@@ -1,0 +1,141 @@
+package dev.portico.proxy.upstream.pool;
+
+import dev.portico.proxy.core.ReadDeadlines;
+import dev.portico.proxy.upstream.balance.UpstreamTarget;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpVersion;
+
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The keep-alive connection pools of one event loop, one per upstream origin and connect timeout. Created on the
+ * loop's thread, so every connection lives on that loop and a request never hops threads. Owned by one event
+ * loop: not thread-safe.
+ */
+public final class UpstreamClients {
+
+    /** Pool settings shared by every upstream. */
+    public record Settings(int maxConnections, int keepAliveSeconds) {
+    }
+
+    /** The largest piece of a body relayed as one write (client and server side alike). */
+    public static final int BODY_CHUNK_SIZE = 64 * 1024;
+    static final int MAX_WAITING = 4096;
+
+    private final Vertx vertx;
+    private final Settings settings;
+    private final Map<String, PooledClient> pools = new HashMap<>();
+    private final ReadDeadlines readDeadlines;
+
+    /** @param loop the event loop's context, on which every pool and deadline of this instance lives */
+    public UpstreamClients(Context loop, Settings settings) {
+        this.vertx = loop.owner();
+        this.settings = settings;
+        this.readDeadlines = new ReadDeadlines(loop);
+    }
+
+    /**
+     * This loop's read deadlines: the vhosts' read timeouts (response heads and bodies) and the client body timeout.
+     */
+    public ReadDeadlines readDeadlines() {
+        return readDeadlines;
+    }
+
+    /** The pool for a target, created on first use; the caller must {@link PooledClient#release()} it. */
+    public PooledClient acquire(UpstreamTarget target, int connectTimeoutMillis) {
+        PooledClient pool = pools.get(target.poolKey());
+        if (pool == null) {
+            HttpClientOptions options = options(target, connectTimeoutMillis);
+            HttpClient client = vertx.httpClientBuilder()
+                    .with(options)
+                    .with(options.getPoolOptions())
+                    // Runs as each connection opens, before its first request is written.
+                    .withConnectHandler(connection -> UpstreamCodec.install(connection, options))
+                    .build();
+            pool = new PooledClient(client);
+            pools.put(target.poolKey(), pool);
+        }
+        pool.inFlight++;
+        return pool;
+    }
+
+    /**
+     * Retires the pools no upstream of the new snapshot uses. A retired pool is closed once its last in-flight
+     * request is done, so requests still running on the previous snapshot finish normally.
+     */
+    public void retainOnly(Set<String> poolKeys) {
+        for (Iterator<Map.Entry<String, PooledClient>> it = pools.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, PooledClient> entry = it.next();
+            if (!poolKeys.contains(entry.getKey())) {
+                it.remove();
+                entry.getValue().retire();
+            }
+        }
+    }
+
+    public void closeAll() {
+        for (PooledClient pool : pools.values()) {
+            pool.retire();
+        }
+        pools.clear();
+    }
+
+    private HttpClientOptions options(UpstreamTarget target, int connectTimeoutMillis) {
+        HttpClientOptions options = new HttpClientOptions()
+                .setProtocolVersion(HttpVersion.HTTP_1_1)
+                .setKeepAlive(true)
+                .setKeepAliveTimeout(settings.keepAliveSeconds())
+                .setMaxPoolSize(settings.maxConnections())
+                .setPipelining(false)
+                .setTryUseCompression(false)
+                .setDecompressionSupported(false)
+                .setConnectTimeout(connectTimeoutMillis)
+                // Requests beyond the pool wait for a connection; this bounds how many may wait.
+                .setMaxWaitQueueSize(MAX_WAITING)
+                .setMaxHeaderSize(64 * 1024)
+                .setMaxInitialLineLength(16 * 1024)
+                // Netty's decoder would cut bodies into 8 KiB pieces, each relayed and flushed as its own write.
+                .setMaxChunkSize(BODY_CHUNK_SIZE)
+                .setTcpNoDelay(true)
+                .setShared(false)
+                .setName("portico-upstream");
+        if (target.spec().tls()) {
+            options.setSsl(true).setVerifyHost(true).setUseAlpn(false);
+        }
+        return options;
+    }
+
+    /** One pool and the number of requests using it on this loop. */
+    public static final class PooledClient {
+        private final HttpClient client;
+        private int inFlight;
+        private boolean retired;
+
+        PooledClient(HttpClient client) {
+            this.client = client;
+        }
+
+        public HttpClient client() {
+            return client;
+        }
+
+        public void release() {
+            if (--inFlight == 0 && retired) {
+                client.close();
+            }
+        }
+
+        void retire() {
+            retired = true;
+            if (inFlight == 0) {
+                client.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,209 @@
+package dev.portico.proxy.upstream.pool;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.CombinedChannelDuplexHandler;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMessage;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpRequestEncoder;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseDecoder;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.net.impl.ConnectionBase;
+import org.jboss.logging.Logger;
+
+import java.net.ProtocolException;
+import java.util.ArrayDeque;
+import java.util.List;
+
+/**
+ * The HTTP/1.1 codec of an upstream connection: Netty's request encoder and response decoder paired as in the
+ * {@code HttpClientCodec} Vert.x installs, which this one replaces as each connection opens, for two things a proxy
+ * needs and Vert.x does not do.
+ * <ul>
+ *   <li>A response ends where its {@code Content-Length} or chunked coding says; a byte beyond that belongs to no
+ *   response. Netty would parse it as the start of the next one, the answer to whichever request the pool sends next
+ *   on the connection: a 502, or another client's response (a desync). Such a connection is never reused, as nginx
+ *   does: when bytes follow the end of a response, the response is marked {@code Connection: close} before Vert.x
+ *   sees its end (so Vert.x closes the connection instead of pooling it) and the bytes are dropped unparsed; bytes
+ *   that arrive while no request is waiting close the connection at once.</li>
+ *   <li>Interim responses other than 100 and 101 (RFC 9110 section 15.2). Vert.x reports 100 and 103 and takes any
+ *   other 1xx, such as 102, for the final response. They are taken out here and handed to the
+ *   {@link InterimListener} of the request in flight, and Vert.x sees only the final response. A 101 is made a
+ *   malformed response: Portico never asks to switch protocols.</li>
+ * </ul>
+ * {@code HttpClientCodec} is final and keeps its decoder's buffer to itself, hence a codec of Portico's own. It keeps
+ * the name {@code "codec"}: Vert.x removes the handler by that name when a connection switches protocols. Lives on
+ * the connection's event loop.
+ */
+public final class UpstreamCodec extends CombinedChannelDuplexHandler<HttpResponseDecoder, HttpRequestEncoder> {
+
+    /** Told of the interim responses to the request in flight on a connection, on the connection's event loop. */
+    public interface InterimListener {
+        void interim(HttpResponse head);
+    }
+
+    private static final Logger LOG = Logger.getLogger(UpstreamCodec.class);
+    private static final String NAME = "codec";
+
+    /** Methods of the requests sent and not yet answered by a final response head; one without pipelining. */
+    private final ArrayDeque<HttpMethod> unanswered = new ArrayDeque<>(2);
+    private InterimListener listener;
+
+    private UpstreamCodec(HttpDecoderConfig config) {
+        init(new ResponseDecoder(config), new RequestEncoder());
+    }
+
+    /**
+     * Puts Portico's codec in the place of the one Vert.x gave a new connection, with the same limits. Called from
+     * the pool's connection handler, before any request is written on the connection.
+     */
+    static void install(HttpConnection connection, HttpClientOptions options) {
+        HttpDecoderConfig config = new HttpDecoderConfig()
+                .setMaxInitialLineLength(options.getMaxInitialLineLength())
+                .setMaxHeaderSize(options.getMaxHeaderSize())
+                .setMaxChunkSize(options.getMaxChunkSize())
+                .setValidateHeaders(!io.vertx.core.http.HttpHeaders.DISABLE_HTTP_HEADERS_VALIDATION)
+                .setInitialBufferSize(options.getDecoderInitialBufferSize());
+        ChannelPipeline pipeline = ((ConnectionBase) connection).channelHandlerContext().pipeline();
+        if (pipeline.get(NAME) instanceof HttpClientCodec) {
+            pipeline.replace(NAME, NAME, new UpstreamCodec(config));
+            BodyHandoff.install(pipeline, NAME);
+        }
+    }
+
+    /** The codec of a connection this class installed on, or null. */
+    public static UpstreamCodec of(HttpConnection connection) {
+        ChannelHandler codec = ((ConnectionBase) connection).channelHandlerContext().pipeline().get(NAME);
+        return codec instanceof UpstreamCodec upstreamCodec ? upstreamCodec : null;
+    }
+
+    /** Sends the interim responses to the request about to be written to {@code listener}, until its final head. */
+    public void listen(InterimListener listener) {
+        this.listener = listener;
+    }
+
+    private final class RequestEncoder extends HttpRequestEncoder {
+        @Override
+        protected void encode(ChannelHandlerContext ctx, Object msg, List<Object> out) throws Exception {
+            if (msg instanceof HttpRequest request) {
+                unanswered.add(request.method());
+            }
+            super.encode(ctx, msg, out);
+        }
+    }
+
+    private final class ResponseDecoder extends HttpResponseDecoder {
+        /** The final response whose body is being read, or null. */
+        private HttpResponse current;
+        /** An interim head was taken out: the empty last content the decoder adds after it goes too. */
+        private boolean interimEnding;
+
+        ResponseDecoder(HttpDecoderConfig config) {
+            super(config);
+        }
+
+        @Override
+        protected void decode(ChannelHandlerContext ctx, ByteBuf buffer, List<Object> out) throws Exception {
+            if (current == null && unanswered.isEmpty() && buffer.isReadable()) {
+                // No request waits for an answer, so these bytes can be none: close rather than let the next
+                // request read them (nginx closes an idle upstream connection that becomes readable too).
+                LOG.debugf("closing an upstream connection to %s that sent %d bytes no request asked for",
+                        ctx.channel().remoteAddress(), buffer.readableBytes());
+                buffer.skipBytes(buffer.readableBytes());
+                ctx.close();
+                return;
+            }
+            int from = out.size();
+            super.decode(ctx, buffer, out);
+            for (int i = from; i < out.size(); i++) {
+                Object message = out.get(i);
+                if (((HttpObject) message).decoderResult().isFailure()) {
+                    // Vert.x fails the request and closes the connection.
+                    continue;
+                }
+                if (message instanceof HttpResponse head) {
+                    if (takenOut(head)) {
+                        out.remove(i--);
+                    }
+                } else if (message instanceof LastHttpContent && interimEnding) {
+                    out.remove(i--);
+                    interimEnding = false;
+                } else if (message instanceof LastHttpContent && current != null) {
+                    if (buffer.isReadable()) {
+                        // Bytes beyond the end of this response: Vert.x reads this header when the response ends
+                        // and then closes the connection instead of pooling it.
+                        current.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+                        LOG.debugf("upstream %s sent %d bytes beyond the end of a response; not reusing the "
+                                + "connection", ctx.channel().remoteAddress(), buffer.readableBytes());
+                        buffer.skipBytes(buffer.readableBytes());
+                    }
+                    current = null;
+                }
+            }
+        }
+
+        /**
+         * Sorts a response head: a final one, an interim one for the listener (true: Vert.x must not see it), or one
+         * left to Vert.x.
+         */
+        private boolean takenOut(HttpResponse head) {
+            int status = head.status().code();
+            if (status == 100) {
+                // Left to Vert.x, which drops it: Portico answers a client's Expect itself and never sends one.
+                return false;
+            }
+            if (status == 101) {
+                // Portico never forwards Upgrade (a hop-by-hop field), so this switch was not asked for (RFC 9110
+                // section 15.2.2). Relayed, it left the client waiting for a response that never came; as a
+                // malformed response, Vert.x fails the request (a 502) and closes the connection.
+                head.setDecoderResult(DecoderResult.failure(
+                        new ProtocolException("101 Switching Protocols to a request without Upgrade")));
+                return false;
+            }
+            if (status < 200) {
+                interimEnding = true;
+                tell(head);
+                return true;
+            }
+            current = head;
+            listener = null;
+            return false;
+        }
+
+        private void tell(HttpResponse head) {
+            InterimListener told = listener;
+            if (told == null) {
+                return;
+            }
+            try {
+                told.interim(head);
+            } catch (RuntimeException e) {
+                // Thrown into the decoder it would fail the upstream connection for a client-side problem.
+                LOG.error("Relaying an interim response failed", e);
+            }
+        }
+
+        @Override
+        protected boolean isContentAlwaysEmpty(HttpMessage msg) {
+            int status = ((HttpResponse) msg).status().code();
+            if (status >= 100 && status < 200) {
+                // An interim response answers nothing yet: the request still waits for its final response.
+                return super.isContentAlwaysEmpty(msg);
+            }
+            // RFC 9112 section 6.3: a response to HEAD has no body, whatever its Content-Length says.
+            return HttpMethod.HEAD.equals(unanswered.poll()) || super.isContentAlwaysEmpty(msg);
+        }
+    }
+}

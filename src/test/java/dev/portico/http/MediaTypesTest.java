@@ -1,0 +1,49 @@
+package dev.portico.http;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** Content-Type by extension, with charset on text types. */
+class MediaTypesTest {
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "/index.html          | text/html; charset=utf-8",
+            "/INDEX.HTM           | text/html; charset=utf-8",
+            "/style.css           | text/css; charset=utf-8",
+            "/app.js              | text/javascript; charset=utf-8",
+            "/module.mjs          | text/javascript; charset=utf-8",
+            "/data.json           | application/json",
+            "/feed.xml            | application/xml",
+            "/readme.txt          | text/plain; charset=utf-8",
+            "/notes.md            | text/markdown; charset=utf-8",
+            "/table.csv           | text/csv; charset=utf-8",
+            "/logo.svg            | image/svg+xml",
+            "/photo.png           | image/png",
+            "/photo.JPG           | image/jpeg",
+            "/anim.gif            | image/gif",
+            "/photo.webp          | image/webp",
+            "/photo.avif          | image/avif",
+            "/favicon.ico         | image/x-icon",
+            "/font.woff2          | font/woff2",
+            "/font.woff           | font/woff",
+            "/font.ttf            | font/ttf",
+            "/app.wasm            | application/wasm",
+            "/site.webmanifest    | application/manifest+json",
+            "/app.js.map          | application/json",
+            "/doc.pdf             | application/pdf",
+            "/clip.mp4            | video/mp4",
+            "/archive.tar.gz      | application/gzip",
+            "/archive.zst         | application/zstd",
+            "/noextension         | application/octet-stream",
+            "/.htaccess           | application/octet-stream",
+            "/dir.d/noext         | application/octet-stream",
+            "/trailingdot.        | application/octet-stream",
+            "/unknown.qqq         | application/octet-stream",
+    })
+    void byExtension(String path, String expected) {
+        assertEquals(expected, MediaTypes.of(path));
+    }
+}

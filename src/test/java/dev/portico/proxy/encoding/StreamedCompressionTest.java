@@ -1,0 +1,131 @@
+package dev.portico.proxy.encoding;
+
+import dev.portico.http.coding.BodyEncoderTest;
+import dev.portico.testing.Api;
+import dev.portico.testing.Decode;
+import dev.portico.testing.PostgresResource;
+import dev.portico.testing.Prefix;
+import dev.portico.testing.TestVertx;
+import dev.portico.testing.TextOrigin;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.util.Arrays;
+import java.util.zip.GZIPInputStream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Compression streams: what the origin has sent reaches the client, decodable, before the origin finishes; events
+ * are never compressed or held; a body far larger than any buffer comes through whole.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = PostgresResource.class, restrictToAnnotatedClass = false)
+class StreamedCompressionTest extends CompressionTestSupport {
+
+    private static final String HOST = "stream.test";
+
+    /** Sends a GET and hands every received piece to {@code pieces}; completes with the response once it ends. */
+    private Future<HttpClientResponse> open(String uri, String acceptEncoding, Buffer pieces) {
+        RequestOptions options = new RequestOptions().setHost("127.0.0.1").setPort(dataPlane.port())
+                .setMethod(HttpMethod.GET).setURI(uri).setTimeout(60_000)
+                .putHeader("Host", HOST).putHeader("Accept-Encoding", acceptEncoding);
+        Promise<HttpClientResponse> ended = Promise.promise();
+        client.raw().request(options).compose(request -> request.send().onSuccess(response -> {
+            response.handler(piece -> {
+                synchronized (pieces) {
+                    pieces.appendBuffer(piece);
+                }
+            });
+            response.endHandler(v -> ended.complete(response));
+            response.exceptionHandler(ended::tryFail);
+        })).onFailure(ended::tryFail);
+        return ended.future();
+    }
+
+    private static byte[] waitFor(Buffer pieces, java.util.function.Predicate<byte[]> enough) throws Exception {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            byte[] now;
+            synchronized (pieces) {
+                now = pieces.getBytes();
+            }
+            if (enough.test(now)) {
+                return now;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("the client never got enough of the response before the origin finished");
+    }
+
+    @Test
+    void whatTheOriginSentIsDecodableBeforeItFinishes() throws Exception {
+        for (String coding : new String[]{"gzip", "br", "zstd"}) {
+            origin.close();
+            origin = TextOrigin.start();
+            Api.deleteAll();
+            Api.create(vhost(HOST, compression()));
+            Buffer pieces = Buffer.buffer();
+            Future<HttpClientResponse> response = open("/stream", coding, pieces);
+            byte[] first = BodyEncoderTest.text(TextOrigin.STREAM_PIECE, 9);
+            waitFor(pieces, bytes -> {
+                try {
+                    return Arrays.equals(first, Prefix.decode(coding, bytes, first.length));
+                } catch (Exception notYet) {
+                    return false;
+                }
+            });
+            origin.release();
+            HttpClientResponse done = TestVertx.await(response);
+            assertEquals(coding, done.getHeader("Content-Encoding"));
+            byte[] whole = Decode.body(coding, pieces.getBytes());
+            assertEquals(first.length + TextOrigin.PAGE.length, whole.length, coding);
+            assertArrayEquals(TextOrigin.PAGE, Arrays.copyOfRange(whole, first.length, whole.length));
+        }
+    }
+
+    @Test
+    void serverSentEventsAreNeitherCompressedNorHeld() throws Exception {
+        Api.create(vhost(HOST, compression("types", new io.vertx.core.json.JsonArray().add("text/*"))));
+        Buffer pieces = Buffer.buffer();
+        Future<HttpClientResponse> response = open("/events", "br, gzip, zstd", pieces);
+        waitFor(pieces, bytes -> new String(bytes).equals("data: first\n\n"));
+        origin.release();
+        HttpClientResponse done = TestVertx.await(response);
+        assertNull(done.getHeader("Content-Encoding"));
+        assertNull(done.getHeader("Vary"));
+        assertEquals("data: first\n\ndata: last\n\n", pieces.toString());
+    }
+
+    @Test
+    void aLargeBodyStreamsThroughWhole() throws Exception {
+        Api.create(vhost(HOST, compression()));
+        Buffer pieces = Buffer.buffer();
+        HttpClientResponse done = TestVertx.await(open("/large", "gzip", pieces));
+        assertEquals("gzip", done.getHeader("Content-Encoding"));
+        assertTrue(pieces.length() < TextOrigin.LARGE / 4, "compressed to " + pieces.length());
+        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(pieces.getBytes()), 64 * 1024)) {
+            long line = 0;
+            byte[] got = new byte[TextOrigin.PIECE_LINES * TextOrigin.LINE];
+            while (line * TextOrigin.LINE < TextOrigin.LARGE) {
+                int n = in.readNBytes(got, 0, got.length);
+                assertEquals(got.length, n, "body ends early at line " + line);
+                assertArrayEquals(TextOrigin.lines(line, TextOrigin.PIECE_LINES), got, "at line " + line);
+                line += TextOrigin.PIECE_LINES;
+            }
+            assertEquals(-1, in.read(), "body longer than sent");
+        }
+    }
+}

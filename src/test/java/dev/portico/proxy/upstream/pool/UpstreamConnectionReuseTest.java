@@ -1,0 +1,136 @@
+package dev.portico.proxy.upstream.pool;
+
+import dev.portico.management.Eventually;
+import dev.portico.testing.Api;
+import dev.portico.testing.DataPlaneTestSupport;
+import dev.portico.testing.PostgresResource;
+import dev.portico.testing.RawHttp;
+import dev.portico.testing.RawOrigin;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * A pooled upstream connection is reused only when its last response ended exactly where the bytes did: any byte
+ * beyond a complete response (more body than {@code Content-Length}, a forged second response) or a response cut
+ * short means the connection is closed, so the next request cannot read someone else's bytes as its answer.
+ * Both requests of each test go over one client connection, so they run on one event loop and share its pool.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = PostgresResource.class, restrictToAnnotatedClass = false)
+class UpstreamConnectionReuseTest extends DataPlaneTestSupport {
+
+    private static final String OWN_ANSWER = "HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nsecond";
+
+    private static String get(String host, String path) {
+        return "GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n";
+    }
+
+    private Socket connect() throws IOException {
+        Socket socket = new Socket(InetAddress.getLoopbackAddress(), dataPlane.port());
+        socket.setSoTimeout(10_000);
+        return socket;
+    }
+
+    private static void send(Socket socket, String request) throws IOException {
+        socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+        socket.getOutputStream().flush();
+    }
+
+    @Test
+    void bytesBeyondContentLengthCloseTheUpstreamConnection() throws Exception {
+        try (RawOrigin origin = RawOrigin.start(request -> request.write(request.path().equals("/first")
+                ? "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhelloEXTRA" : OWN_ANSWER))) {
+            vhost(Api.vhost("surplus", "surplus.test", origin.url()));
+            try (Socket socket = connect()) {
+                InputStream in = socket.getInputStream();
+                send(socket, get("surplus.test", "/first"));
+                RawHttp.Response first = RawHttp.readResponse(in);
+                assertEquals(200, first.status());
+                assertEquals("hello", first.body());
+                send(socket, get("surplus.test", "/second"));
+                RawHttp.Response second = RawHttp.readResponse(in);
+                assertEquals(200, second.status(), second.head());
+                assertEquals("second", second.body());
+            }
+            assertEquals(2, origin.connections(), "the second request must go over a new upstream connection");
+        }
+    }
+
+    @Test
+    void aForgedResponseAfterTheBodyNeverAnswersTheNextRequest() throws Exception {
+        String forged = "HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nforged";
+        try (RawOrigin origin = RawOrigin.start(request -> request.write(request.path().equals("/first")
+                ? "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello" + forged : OWN_ANSWER))) {
+            vhost(Api.vhost("forged", "forged.test", origin.url()));
+            try (Socket socket = connect()) {
+                InputStream in = socket.getInputStream();
+                send(socket, get("forged.test", "/first"));
+                assertEquals("hello", RawHttp.readResponse(in).body());
+                send(socket, get("forged.test", "/second"));
+                assertEquals("second", RawHttp.readResponse(in).body());
+            }
+            assertEquals(2, origin.connections());
+        }
+    }
+
+    @Test
+    void bytesArrivingOnAnIdleConnectionCloseIt() throws Exception {
+        try (RawOrigin origin = RawOrigin.start(request -> {
+            if (request.path().equals("/first")) {
+                // The surplus comes in its own segment, after Portico has taken the response as complete.
+                request.write("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello");
+                Thread.sleep(100);
+                request.write("EXTRA");
+            } else {
+                request.write(OWN_ANSWER);
+            }
+        })) {
+            vhost(Api.vhost("late-surplus", "late-surplus.test", origin.url()));
+            try (Socket socket = connect()) {
+                InputStream in = socket.getInputStream();
+                send(socket, get("late-surplus.test", "/first"));
+                assertEquals("hello", RawHttp.readResponse(in).body());
+                Eventually.within(Duration.ofSeconds(5), () -> assertEquals(1, origin.closedByPeer(),
+                        "Portico must close a connection that sends bytes no request asked for"));
+                send(socket, get("late-surplus.test", "/second"));
+                assertEquals("second", RawHttp.readResponse(in).body());
+            }
+            assertEquals(2, origin.connections());
+        }
+    }
+
+    @Test
+    void aResponseCutShortResetsTheClientAndIsNotReused() throws Exception {
+        try (RawOrigin origin = RawOrigin.start(request -> {
+            if (request.path().equals("/first")) {
+                request.write("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhello");
+                request.socket().close();
+            } else {
+                request.write(OWN_ANSWER);
+            }
+        })) {
+            vhost(Api.vhost("short", "short.test", origin.url()));
+            try (Socket socket = connect()) {
+                send(socket, get("short.test", "/first"));
+                IOException cut = assertThrows(IOException.class, () -> RawHttp.readResponse(socket.getInputStream()));
+                assertEquals(true, cut.getMessage() == null || !cut.getMessage().contains("head"), cut.getMessage());
+            }
+            try (Socket socket = connect()) {
+                send(socket, get("short.test", "/second"));
+                assertEquals("second", RawHttp.readResponse(socket.getInputStream()).body());
+            }
+            assertEquals(2, origin.connections());
+        }
+    }
+}
