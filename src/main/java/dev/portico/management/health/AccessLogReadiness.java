@@ -1,6 +1,6 @@
 package dev.portico.management.health;
 
-import dev.portico.accesslog.AccessLog;
+import dev.portico.telemetry.accesslog.AccessLog;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;

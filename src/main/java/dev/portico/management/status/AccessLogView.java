@@ -1,6 +1,6 @@
 package dev.portico.management.status;
 
-import dev.portico.accesslog.AccessLog;
+import dev.portico.telemetry.accesslog.AccessLog;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.time.Instant;

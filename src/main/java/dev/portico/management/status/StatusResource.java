@@ -1,6 +1,5 @@
 package dev.portico.management.status;
 
-import dev.portico.accesslog.AccessLog;
 import dev.portico.control.snapshot.SnapshotReloader;
 import dev.portico.management.error.Problem;
 import dev.portico.management.vhost.StaticRootProbe;
@@ -8,6 +7,7 @@ import dev.portico.proxy.core.CompiledVhost;
 import dev.portico.proxy.route.RoutingSnapshot;
 import dev.portico.proxy.route.SnapshotHolder;
 import dev.portico.proxy.server.DataPlaneServer;
+import dev.portico.telemetry.accesslog.AccessLog;
 import dev.portico.vhost.StaticSpec;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;

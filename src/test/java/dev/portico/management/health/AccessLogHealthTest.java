@@ -1,6 +1,6 @@
 package dev.portico.management.health;
 
-import dev.portico.accesslog.AccessLog;
+import dev.portico.telemetry.accesslog.AccessLog;
 import dev.portico.testing.Api;
 import dev.portico.testing.PostgresResource;
 import io.quarkus.test.common.QuarkusTestResource;

@@ -1,4 +1,4 @@
-package dev.portico.accesslog;
+package dev.portico.telemetry.accesslog;
 
 import dev.portico.config.PorticoConfig;
 import io.vertx.core.json.JsonObject;

@@ -1,4 +1,4 @@
-package dev.portico.accesslog;
+package dev.portico.telemetry.accesslog;
 
 /**
  * The values of one access-log line, gathered from a finished request. Mutable and reused: each event loop owns

@@ -1,4 +1,4 @@
-package dev.portico.accesslog;
+package dev.portico.telemetry.accesslog;
 
 /**
  * nginx's {@code combined} format followed by the request id, the request time in seconds with millisecond

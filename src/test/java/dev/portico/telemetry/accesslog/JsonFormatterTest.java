@@ -1,4 +1,4 @@
-package dev.portico.accesslog;
+package dev.portico.telemetry.accesslog;
 
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.portico.accesslog;
+package dev.portico.telemetry.accesslog;
 
 import dev.portico.management.Eventually;
 import dev.portico.proxy.server.DataPlaneServer;

@@ -1,4 +1,4 @@
-package dev.portico.accesslog;
+package dev.portico.telemetry.accesslog;
 
 /**
  * Writes values for the {@code combined} format as nginx does by default: {@code "}, {@code \}, control bytes and

@@ -1,4 +1,4 @@
-package dev.portico.accesslog;
+package dev.portico.telemetry.accesslog;
 
 /** UTF-8 checks on wire values (one char per byte) and encoding of code points, for the escapers. */
 final class Utf8 {

@@ -1,4 +1,4 @@
-package dev.portico.accesslog;
+package dev.portico.telemetry.accesslog;
 
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

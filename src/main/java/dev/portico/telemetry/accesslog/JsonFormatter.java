@@ -1,4 +1,4 @@
-package dev.portico.accesslog;
+package dev.portico.telemetry.accesslog;
 
 /**
  * One JSON object per line, fields always present and in a fixed order ({@code null} when a value does not apply):

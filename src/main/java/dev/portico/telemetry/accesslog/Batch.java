@@ -1,4 +1,4 @@
-package dev.portico.accesslog;
+package dev.portico.telemetry.accesslog;
 
 /**
  * A run of whole log lines from one event loop, written by the writer in one go. Owned by the loop while it fills

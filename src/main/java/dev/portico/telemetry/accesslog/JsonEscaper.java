@@ -1,4 +1,4 @@
-package dev.portico.accesslog;
+package dev.portico.telemetry.accesslog;
 
 /**
  * Writes string contents for a JSON line (RFC 8259 section 7) into a {@link LineBuffer}, capped and always valid
