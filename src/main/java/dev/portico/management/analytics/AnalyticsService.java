@@ -1,13 +1,13 @@
 package dev.portico.management.analytics;
 
-import dev.portico.analytics.TopCounter;
-import dev.portico.analytics.TrafficCounts;
-import dev.portico.analytics.TrafficMinute;
-import dev.portico.analytics.TrafficStore;
 import dev.portico.config.PorticoConfig;
 import dev.portico.management.error.ApiProblem;
 import dev.portico.management.vhost.VhostEntity;
 import dev.portico.management.vhost.VhostRepository;
+import dev.portico.telemetry.analytics.TopCounter;
+import dev.portico.telemetry.analytics.TrafficCounts;
+import dev.portico.telemetry.analytics.TrafficMinute;
+import dev.portico.telemetry.analytics.TrafficStore;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.portico.management.analytics;
 
-import dev.portico.analytics.TopItem;
+import dev.portico.telemetry.analytics.TopItem;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package dev.portico.analytics;
+package dev.portico.telemetry.analytics;
 
 import dev.portico.telemetry.Drops;
 import org.jboss.logging.Logger;

@@ -1,4 +1,4 @@
-package dev.portico.analytics;
+package dev.portico.telemetry.analytics;
 
 import dev.portico.config.PorticoConfig;
 import dev.portico.http.TrustedProxies;

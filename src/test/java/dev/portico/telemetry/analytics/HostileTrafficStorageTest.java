@@ -1,4 +1,4 @@
-package dev.portico.analytics;
+package dev.portico.telemetry.analytics;
 
 import dev.portico.management.Eventually;
 import dev.portico.proxy.server.DataPlaneServer;

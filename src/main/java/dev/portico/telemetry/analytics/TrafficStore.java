@@ -1,4 +1,4 @@
-package dev.portico.analytics;
+package dev.portico.telemetry.analytics;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;

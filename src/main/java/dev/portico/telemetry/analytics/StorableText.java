@@ -1,4 +1,4 @@
-package dev.portico.analytics;
+package dev.portico.telemetry.analytics;
 
 /**
  * Makes request text storable in PostgreSQL: {@code text} and {@code jsonb} cannot hold NUL (a jsonb string refuses

@@ -1,5 +1,6 @@
-package dev.portico.analytics;
+package dev.portico.telemetry.analytics;
 
+import dev.portico.control.store.AnalyticsRetention;
 import dev.portico.testing.Api;
 import dev.portico.testing.PostgresResource;
 import io.agroal.api.AgroalDataSource;

@@ -1,6 +1,7 @@
-package dev.portico.analytics;
+package dev.portico.control.store;
 
 import dev.portico.config.PorticoConfig;
+import dev.portico.telemetry.analytics.TrafficStore;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;

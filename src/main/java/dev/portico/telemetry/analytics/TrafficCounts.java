@@ -1,4 +1,4 @@
-package dev.portico.analytics;
+package dev.portico.telemetry.analytics;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
