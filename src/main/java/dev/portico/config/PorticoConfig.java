@@ -107,7 +107,7 @@ public interface PorticoConfig {
 
         /**
          * Largest request body the API takes. Checked after the token, so only an authenticated client learns of it;
-         * larger bodies get 413 (see {@code dev.portico.management.body}).
+         * larger bodies get 413 (see {@code dev.portico.control.api.body}).
          */
         @WithDefault("10M")
         MemorySize maxBodySize();

@@ -26,7 +26,7 @@ class LayeringTest {
 
     @Test
     void theDataPlaneNeverTouchesBlockingPersistence() {
-        noClasses().that().resideInAnyPackage("dev.portico.proxy..", "dev.portico.http..", "dev.portico.dataplane..")
+        noClasses().that().resideInAnyPackage("dev.portico.proxy..", "dev.portico.http..")
                 .should().dependOnClassesThat().resideInAnyPackage("jakarta.persistence..", "java.sql..",
                         "org.hibernate..", "io.quarkus.hibernate..", "io.agroal..", "jakarta.transaction..",
                         "io.quarkus.narayana..")
@@ -35,9 +35,8 @@ class LayeringTest {
 
     @Test
     void theDataPlaneDoesNotReachIntoTheManagementLayer() {
-        noClasses().that().resideInAnyPackage("dev.portico.proxy..", "dev.portico.http..", "dev.portico.dataplane..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.portico.control..", "dev.portico.management..",
-                        "jakarta.ws.rs..")
+        noClasses().that().resideInAnyPackage("dev.portico.proxy..", "dev.portico.http..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.portico.control..", "jakarta.ws.rs..")
                 .check(CLASSES);
     }
 
@@ -48,14 +47,13 @@ class LayeringTest {
                 .and().doNotHaveSimpleName("ReplicaListener")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.portico.control.api..",
                         "dev.portico.control.definition..", "dev.portico.control.store..",
-                        "dev.portico.control.health..", "dev.portico.management..", "jakarta.persistence..",
-                        "org.hibernate..")
+                        "dev.portico.control.health..", "jakarta.persistence..", "org.hibernate..")
                 .check(CLASSES);
     }
 
     @Test
     void nothingBlocksOnLocksInTheDataPlane() {
-        noClasses().that().resideInAnyPackage("dev.portico.proxy..", "dev.portico.http..", "dev.portico.dataplane..")
+        noClasses().that().resideInAnyPackage("dev.portico.proxy..", "dev.portico.http..")
                 .and().doNotHaveSimpleName("DataPlaneServer")
                 .should().dependOnClassesThat().resideInAnyPackage("java.util.concurrent.locks..")
                 .orShould().callMethod(Thread.class, "sleep", long.class)
@@ -68,8 +66,7 @@ class LayeringTest {
      */
     @Test
     void onlyTheFileProbeUsesBlockingFileApisInTheDataPlane() {
-        noClasses().that().resideInAnyPackage("dev.portico.proxy..", "dev.portico.http..", "dev.portico.dataplane..")
-                .and().doNotHaveFullyQualifiedName("dev.portico.proxy.files.offloop.FileProbe")
+        noClasses().that().resideInAnyPackage("dev.portico.proxy..", "dev.portico.http..")
                 .and().doNotHaveFullyQualifiedName("dev.portico.proxy.files.offloop.FileProbe")
                 .should().dependOnClassesThat().belongToAnyOf(File.class, Files.class, FileInputStream.class,
                         FileOutputStream.class, RandomAccessFile.class, FileChannel.class, DirectoryStream.class)

@@ -1,8 +1,8 @@
 package dev.portico.control.replicas;
 
-import dev.portico.management.Eventually;
 import dev.portico.testing.Api;
 import dev.portico.testing.CacheTestSupport;
+import dev.portico.testing.Eventually;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ScriptedOrigin;
 import io.agroal.api.AgroalDataSource;
@@ -21,8 +21,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import static dev.portico.management.Problems.VHOSTS;
-import static dev.portico.management.Problems.assertInvalid;
+import static dev.portico.testing.Problems.VHOSTS;
+import static dev.portico.testing.Problems.assertInvalid;
 import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

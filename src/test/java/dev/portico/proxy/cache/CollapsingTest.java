@@ -1,7 +1,7 @@
 package dev.portico.proxy.cache;
 
-import dev.portico.management.Eventually;
 import dev.portico.testing.CacheTestSupport;
+import dev.portico.testing.Eventually;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient;

@@ -1,9 +1,9 @@
 package dev.portico.proxy.limits;
 
-import dev.portico.management.Eventually;
 import dev.portico.proxy.route.SnapshotCompiler;
 import dev.portico.proxy.server.DataPlaneServer;
 import dev.portico.testing.Api;
+import dev.portico.testing.Eventually;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.RawHttp;
 import dev.portico.testing.UploadOrigin;

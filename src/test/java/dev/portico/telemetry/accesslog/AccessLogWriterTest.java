@@ -1,7 +1,7 @@
 package dev.portico.telemetry.accesslog;
 
-import dev.portico.management.Eventually;
 import dev.portico.telemetry.Drops;
+import dev.portico.testing.Eventually;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,9 +1,9 @@
 package dev.portico.telemetry.analytics;
 
-import dev.portico.management.Eventually;
 import dev.portico.proxy.server.DataPlaneServer;
 import dev.portico.telemetry.Drops;
 import dev.portico.testing.Api;
+import dev.portico.testing.Eventually;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient;

@@ -1,8 +1,8 @@
 package dev.portico.control.api.cache;
 
-import dev.portico.management.Eventually;
 import dev.portico.testing.Api;
 import dev.portico.testing.CacheTestSupport;
+import dev.portico.testing.Eventually;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient.Reply;
 import dev.portico.testing.Scrape;
@@ -23,10 +23,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
-import static dev.portico.management.Problems.VHOSTS;
-import static dev.portico.management.Problems.assertInvalid;
-import static dev.portico.management.Problems.assertNoVhosts;
-import static dev.portico.management.Problems.assertProblem;
+import static dev.portico.testing.Problems.VHOSTS;
+import static dev.portico.testing.Problems.assertInvalid;
+import static dev.portico.testing.Problems.assertNoVhosts;
+import static dev.portico.testing.Problems.assertProblem;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;

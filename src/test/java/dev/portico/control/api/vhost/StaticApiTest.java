@@ -16,9 +16,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
-import static dev.portico.management.Problems.VHOSTS;
-import static dev.portico.management.Problems.assertInvalid;
-import static dev.portico.management.Problems.assertNoVhosts;
+import static dev.portico.testing.Problems.VHOSTS;
+import static dev.portico.testing.Problems.assertInvalid;
+import static dev.portico.testing.Problems.assertNoVhosts;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.equalTo;

@@ -1,8 +1,8 @@
 package dev.portico.proxy.upstream.pool;
 
-import dev.portico.management.Eventually;
 import dev.portico.testing.Api;
 import dev.portico.testing.DataPlaneTestSupport;
+import dev.portico.testing.Eventually;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.RawHttp;
 import dev.portico.testing.RawOrigin;

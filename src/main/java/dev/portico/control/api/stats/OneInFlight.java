@@ -1,0 +1,42 @@
+package dev.portico.control.api.stats;
+
+import dev.portico.telemetry.Drops;
+
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+
+/**
+ * Sends to one slow consumer without ever queueing: while a send is still in progress, further sends are dropped
+ * and counted as {@link Drops#SSE_EVENTS}. A failed send marks the consumer gone.
+ */
+final class OneInFlight {
+
+    private final Runnable onFailure;
+    private volatile boolean sending;
+    private volatile boolean failed;
+
+    OneInFlight(Runnable onFailure) {
+        this.onFailure = onFailure;
+    }
+
+    /** @return whether the send was started (false: dropped) */
+    boolean offer(Supplier<? extends CompletionStage<?>> send) {
+        if (sending || failed) {
+            Drops.SSE_EVENTS.add(1);
+            return false;
+        }
+        sending = true;
+        send.get().whenComplete((ignored, error) -> {
+            sending = false;
+            if (error != null) {
+                failed = true;
+                onFailure.run();
+            }
+        });
+        return true;
+    }
+
+    boolean failed() {
+        return failed;
+    }
+}

@@ -1,0 +1,32 @@
+package dev.portico.control.api.status;
+
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+import java.time.Instant;
+import java.util.List;
+
+/** What {@code GET /api/v1/status} reports. */
+@Schema(name = "Status")
+public record StatusView(
+        @Schema(description = "Configuration version of the routing snapshot being served") long snapshotVersion,
+        @Schema(description = "When that snapshot was built") Instant snapshotBuiltAt,
+        int vhostCount,
+        @Schema(description = "Why the last reload failed, if it did; the previous snapshot stays in service")
+        String lastReloadError,
+        @Schema(description = "When that reload failed; null while lastReloadError is null") Instant lastReloadErrorAt,
+        boolean databaseReachable,
+        String databaseError,
+        boolean dataPlaneListening,
+        int dataPlanePort,
+        int inFlightRequests,
+        @Schema(description = "This instance's pseudonym in Via headers") String via,
+        @Schema(description = "Vhosts of the served snapshot whose static.root is not a readable directory: they "
+                + "serve no file until it is") List<StaticRootWarning> staticRootWarnings,
+        AccessLogView accessLog) {
+
+    /** A vhost whose static root cannot be served from, and why. */
+    @Schema(name = "StaticRootWarning")
+    public record StaticRootWarning(String vhost, String root,
+                                    @Schema(example = "does not exist") String problem) {
+    }
+}

@@ -1,0 +1,166 @@
+package dev.portico.control.api.vhost;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.portico.control.api.error.ApiProblem;
+import dev.portico.control.api.error.FieldError;
+import dev.portico.control.definition.VhostDefinition;
+import dev.portico.control.definition.VhostMapper;
+import dev.portico.control.definition.VhostValidator;
+import dev.portico.control.definition.VhostView;
+import dev.portico.control.snapshot.SnapshotReloader;
+import dev.portico.control.store.VhostEntity;
+import dev.portico.control.store.VhostRepository;
+import dev.portico.proxy.route.SnapshotCompiler;
+import dev.portico.vhost.CompileException;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Vhost changes: validate, check the vhost compiles, commit together with a configuration version bump, then
+ * rebuild and publish the routing snapshot before returning. Nothing partial is stored: any failure rolls the
+ * transaction back.
+ */
+@ApplicationScoped
+public class VhostService {
+
+    private final VhostRepository repository;
+    private final SnapshotCompiler compiler;
+    private final SnapshotReloader reloader;
+
+    public VhostService(VhostRepository repository, SnapshotCompiler compiler, SnapshotReloader reloader) {
+        this.repository = repository;
+        this.compiler = compiler;
+        this.reloader = reloader;
+    }
+
+    public List<VhostView> list() {
+        return repository.listByName().stream().map(VhostMapper::toView).toList();
+    }
+
+    public VhostView get(UUID id) {
+        return VhostMapper.toView(find(id));
+    }
+
+    /** @param input the request body as parsed JSON; it is bound and validated here, every bad field at once */
+    public VhostView create(JsonNode input) {
+        VhostDefinition definition = VhostValidator.normalise(input);
+        Committed committed = QuarkusTransaction.requiringNew().call(() -> {
+            UUID id = UUID.randomUUID();
+            checkUnique(definition, id);
+            checkCompiles(id, definition);
+            VhostEntity entity = new VhostEntity();
+            entity.id = id;
+            Instant now = now();
+            entity.createdAt = now;
+            apply(entity, definition, now);
+            repository.persist(entity);
+            repository.flush();
+            return new Committed(VhostMapper.toView(entity), repository.bumpConfigVersion());
+        });
+        reloader.reloadAtLeast(committed.configVersion());
+        return committed.view();
+    }
+
+    /** @param ifMatch the If-Match header, or null; see {@link IfMatch} */
+    public VhostView replace(UUID id, JsonNode input, String ifMatch) {
+        VhostDefinition definition = VhostValidator.normalise(input);
+        Committed committed = QuarkusTransaction.requiringNew().call(() -> {
+            VhostEntity entity = find(id);
+            checkVersion(entity, ifMatch);
+            checkUnique(definition, id);
+            checkCompiles(id, definition);
+            apply(entity, definition, now());
+            repository.flush();
+            return new Committed(VhostMapper.toView(entity), repository.bumpConfigVersion());
+        });
+        reloader.reloadAtLeast(committed.configVersion());
+        return committed.view();
+    }
+
+    public void delete(UUID id, String ifMatch) {
+        long configVersion = QuarkusTransaction.requiringNew().call(() -> {
+            VhostEntity entity = find(id);
+            checkVersion(entity, ifMatch);
+            repository.delete(entity);
+            repository.flush();
+            return repository.bumpConfigVersion();
+        });
+        reloader.reloadAtLeast(configVersion);
+    }
+
+    private VhostEntity find(UUID id) {
+        VhostEntity entity = repository.findById(id);
+        if (entity == null) {
+            throw ApiProblem.notFound("No vhost with id " + id);
+        }
+        return entity;
+    }
+
+    private static void apply(VhostEntity entity, VhostDefinition definition, Instant now) {
+        entity.name = definition.name();
+        entity.enabled = definition.enabled();
+        entity.definition = VhostMapper.toJson(definition);
+        entity.hostnames.retainAll(definition.hostnames());
+        entity.hostnames.addAll(definition.hostnames());
+        entity.updatedAt = now;
+    }
+
+    private static Instant now() {
+        // PostgreSQL keeps microseconds; truncating here makes the returned view equal to what a GET reads back.
+        return Instant.now().truncatedTo(ChronoUnit.MICROS);
+    }
+
+    private static void checkVersion(VhostEntity entity, String ifMatch) {
+        if (!IfMatch.allows(ifMatch, entity.version)) {
+            throw ApiProblem.preconditionFailed("The vhost is at version " + entity.version + " (ETag \""
+                    + entity.version + "\"), not " + ifMatch.strip() + "; fetch it again and reapply the change");
+        }
+    }
+
+    private void checkUnique(VhostDefinition definition, UUID self) {
+        repository.findByName(definition.name())
+                .filter(other -> !other.id.equals(self))
+                .ifPresent(other -> {
+                    throw ApiProblem.conflict("name", "A vhost named '" + other.name + "' already exists");
+                });
+        Map<String, String> owners = new HashMap<>();
+        for (Object[] row : repository.hostnameOwners(new HashSet<>(definition.hostnames()), self)) {
+            owners.put((String) row[0], (String) row[1]);
+        }
+        // In the order the client listed them, like validation errors.
+        List<FieldError> conflicts = new ArrayList<>();
+        for (int i = 0; i < definition.hostnames().size(); i++) {
+            String hostname = definition.hostnames().get(i);
+            String owner = owners.get(hostname);
+            if (owner != null) {
+                conflicts.add(new FieldError("hostnames[" + i + "]",
+                        "'" + hostname + "' is already served by vhost '" + owner + "'"));
+            }
+        }
+        if (!conflicts.isEmpty()) {
+            String detail = conflicts.size() == 1 ? conflicts.get(0).reason()
+                    : conflicts.size() + " host names are already served by other vhosts";
+            throw new ApiProblem(409, "conflict", "Conflict", detail, conflicts);
+        }
+    }
+
+    private void checkCompiles(UUID id, VhostDefinition definition) {
+        try {
+            compiler.check(List.of(VhostMapper.toSpec(id, 0, definition)));
+        } catch (CompileException e) {
+            throw ApiProblem.invalid(e.field(), e.reason());
+        }
+    }
+
+    private record Committed(VhostView view, long configVersion) {
+    }
+}

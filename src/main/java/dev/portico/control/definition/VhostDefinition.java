@@ -1,0 +1,233 @@
+package dev.portico.control.definition;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A vhost as clients write it ({@code POST}, {@code PUT}). Omitted optional fields take their defaults; what is
+ * stored and shown back is the normalised form with every default filled in. The read-only fields of a
+ * {@link VhostView} are ignored when sent back; concurrency control is {@code If-Match}.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+// What GET adds is accepted and ignored on input, so a GET, edit, PUT round trip works.
+@JsonIgnoreProperties({"id", "version", "createdAt", "updatedAt", "warnings"})
+@Schema(name = "VhostDefinition",
+        description = "A virtual host: which host names it answers, which directory it serves and where it forwards")
+public record VhostDefinition(
+        @Schema(description = "Unique name (case-insensitive), 1-63 of A-Z a-z 0-9 . _ -, starting with a letter or digit",
+                example = "shop", required = true)
+        String name,
+        @Schema(description = "Exact names and *.suffix wildcards, case-insensitive, unique across vhosts",
+                example = "[\"shop.example.com\", \"*.shop.example.com\"]", required = true)
+        List<String> hostnames,
+        @Schema(description = "A disabled vhost keeps its host names but answers 404", defaultValue = "true")
+        Boolean enabled,
+        @Schema(description = "Send the client's Host to the upstream (otherwise the upstream's own host:port)",
+                defaultValue = "true")
+        Boolean preserveHost,
+        @Schema(description = "1-64 origin servers, used round-robin by weight; may be empty (or left out) when static "
+                + "is set, and then a path no file matches is a 404")
+        List<UpstreamDefinition> upstreams,
+        @Schema(description = "Time allowed to get a connection to an upstream, e.g. 500ms, 5s, 1m (at most 1h)",
+                defaultValue = "5s")
+        String connectTimeout,
+        @Schema(description = "Longest wait for the upstream once the request is sent: for the response head, and "
+                + "between two reads of the response body, not counting the time a slow client holds the upstream "
+                + "back (at most 1h)", defaultValue = "60s")
+        String readTimeout,
+        @Schema(description = "Largest request body, like nginx's client_max_body_size: a size such as 10MiB or "
+                + "1GiB, or unlimited (0 means the same). A larger Content-Length gets 413 before anything goes "
+                + "upstream; a chunked body that grows past it is cut (413, or a reset once the response has begun). "
+                + "Null or left out: the global default portico.dataplane.max-request-body (1GiB)",
+                example = "100MiB")
+        String maxRequestBody,
+        @Schema(description = "Add X-Content-Type-Options, X-Frame-Options and Referrer-Policy when the upstream did not",
+                defaultValue = "true")
+        Boolean securityHeaders,
+        @Schema(description = "Edits to the request sent upstream; set.Host fixes the Host header")
+        HeaderRulesDefinition requestHeaders,
+        @Schema(description = "Edits to the response sent to the client, applied after the security headers")
+        HeaderRulesDefinition responseHeaders,
+        @Schema(description = "Whether and how this vhost's requests are written to the access log")
+        AccessLogDefinition accessLog,
+        @Schema(description = "The in-memory response cache (RFC 9111 shared cache); off unless enabled")
+        CacheDefinition cache,
+        @Schema(description = "Serve files from a directory, before (or instead of) the upstreams; null for none")
+        @JsonProperty("static")
+        StaticDefinition staticFiles,
+        @Schema(description = "Compress responses with br, zstd or gzip for clients that accept them; off unless "
+                + "enabled")
+        CompressionDefinition compression) {
+
+    /** One upstream. */
+    @Schema(name = "Upstream")
+    public record UpstreamDefinition(
+            @Schema(description = "http:// or https:// host, optional :port and base path prepended to every request path",
+                    example = "http://10.0.0.5:8080/api", required = true)
+            String url,
+            @Schema(description = "Relative share of requests, 1-100", defaultValue = "1")
+            Integer weight) {
+    }
+
+    /** Access-log settings of one vhost. */
+    @Schema(name = "AccessLog")
+    public record AccessLogDefinition(
+            @Schema(description = "Write a line for every request of this vhost", defaultValue = "true")
+            Boolean enabled,
+            @Schema(description = "Replace the query string of the path and of the Referer with REDACTED, for URLs "
+                    + "that carry tokens or personal data", defaultValue = "false")
+            Boolean redactQuery) {
+
+        /** What a vhost that says nothing gets. */
+        static final AccessLogDefinition DEFAULT = new AccessLogDefinition(true, false);
+
+        /** With defaults filled in; a vhost stored before the access log existed has none. */
+        static AccessLogDefinition normalised(AccessLogDefinition in) {
+            if (in == null) {
+                return DEFAULT;
+            }
+            return new AccessLogDefinition(in.enabled() == null || in.enabled(),
+                    in.redactQuery() != null && in.redactQuery());
+        }
+    }
+
+    /** Response-cache settings of one vhost; sizes like 64MiB, durations like 30s, 10m, 1d. */
+    @Schema(name = "Cache")
+    public record CacheDefinition(
+            @Schema(description = "Store cacheable responses and serve them from memory", defaultValue = "false")
+            Boolean enabled,
+            @Schema(description = "This vhost's share of the global cache memory budget (portico.cache.memory-budget); "
+                    + "scaled down when the shares of all vhosts add up to more", defaultValue = "64MiB")
+            String maxSize,
+            @Schema(description = "Largest response body stored; larger ones are streamed and not stored",
+                    defaultValue = "8MiB")
+            String maxObjectSize,
+            @Schema(description = "Cap on heuristic freshness for responses that do not say how long they are fresh "
+                    + "(10% of the time since Last-Modified, else this); 0s stores only responses with explicit "
+                    + "freshness", defaultValue = "0s")
+            String defaultTtl,
+            @Schema(description = "Serve a stale response while one background request refreshes it, for this long "
+                    + "past expiry, when the origin's Cache-Control does not say", defaultValue = "0s")
+            String staleWhileRevalidate,
+            @Schema(description = "Serve a stale response when the origin fails, for this long past expiry, when the "
+                    + "origin's Cache-Control does not say", defaultValue = "0s")
+            String staleIfError,
+            @Schema(description = "How long requests for a response being fetched wait for that fetch before going "
+                    + "upstream themselves", defaultValue = "5s")
+            String lockTimeout,
+            @Schema(description = "Query parameters left out of the cache key, e.g. utm_source")
+            List<String> ignoreQueryParams) {
+    }
+
+    /** The static web service of one vhost. */
+    @Schema(name = "Static")
+    public record StaticDefinition(
+            @Schema(description = "Absolute path of the directory served (not /); symbolic links inside it are "
+                    + "followed, but nothing outside it is ever served", example = "/srv/site", required = true)
+            String root,
+            @Schema(description = "File names tried, in order, for a directory", defaultValue = "[\"index.html\"]")
+            List<String> index,
+            @Schema(description = "Tried in order, like nginx try_files: $uri is the decoded request path; an entry "
+                    + "ending in / is a directory (its index file, or a listing), any other a file. When none "
+                    + "matches the request goes to the upstreams, or is a 404 without upstreams",
+                    defaultValue = "[\"$uri\", \"$uri/\"]", example = "[\"$uri\", \"$uri/\", \"/index.html\"]")
+            List<String> tryFiles,
+            @Schema(description = "List a directory that has no index file", defaultValue = "false")
+            Boolean listing,
+            @Schema(description = "Serve dotfiles (a path segment starting with '.'); /.well-known/ is always served",
+                    defaultValue = "false")
+            Boolean hidden,
+            @Schema(description = "Serve file.br, file.zst or file.gz next to a file to clients that accept br, zstd "
+                    + "or gzip", defaultValue = "true")
+            Boolean precompressed,
+            @Schema(description = "Send files over 16 KiB on cleartext connections with zero-copy sendfile(2); "
+                    + "otherwise they are streamed through Vert.x's asynchronous file system", defaultValue = "true")
+            Boolean sendfile,
+            @Schema(description = "Cache-Control values by pattern of the served file's path; '*' matches any "
+                    + "characters, '/' included; the first match wins")
+            List<CacheControlRuleDefinition> cacheControl) {
+    }
+
+    /** Response compression of one vhost. */
+    @Schema(name = "Compression")
+    public record CompressionDefinition(
+            @Schema(description = "Compress eligible responses (upstream, files and cache alike)", defaultValue = "false")
+            Boolean enabled,
+            @Schema(description = "Codings offered, most preferred first: any of br, zstd, gzip. The client's "
+                    + "q-values decide first; this order breaks ties", defaultValue = "[\"br\", \"zstd\", \"gzip\"]")
+            List<String> encodings,
+            @Schema(description = "Media types compressed: type/subtype, type/* or type/*+suffix (text/event-stream "
+                    + "never is); the default covers text, JSON, JavaScript, XML, SVG, wasm and fonts",
+                    example = "[\"text/*\", \"application/json\", \"application/*+xml\"]")
+            List<String> types,
+            @Schema(description = "Bodies shorter than this (by their Content-Length) are sent as they are; bodies of "
+                    + "unknown length are compressed", defaultValue = "1KiB")
+            String minLength,
+            @Schema(description = "Compression level of each codec")
+            CompressionLevelsDefinition levels) {
+    }
+
+    /** Compression levels by codec. */
+    @Schema(name = "CompressionLevels")
+    public record CompressionLevelsDefinition(
+            @Schema(description = "gzip level, 1-9", defaultValue = "5")
+            Integer gzip,
+            @Schema(description = "Brotli quality, 0-11", defaultValue = "4")
+            Integer br,
+            @Schema(description = "Zstandard level, 1-19", defaultValue = "3")
+            Integer zstd) {
+    }
+
+    /** A {@code Cache-Control} value for the files matching a path pattern. */
+    @Schema(name = "CacheControlRule")
+    public record CacheControlRuleDefinition(
+            @Schema(description = "Path pattern starting with / or *, e.g. /assets/* or *.html", example = "/assets/*",
+                    required = true)
+            String match,
+            @Schema(description = "The Cache-Control value", example = "public, max-age=31536000, immutable",
+                    required = true)
+            String value) {
+    }
+
+    /** Header edits: remove, then set (replace), then add (append). */
+    @Schema(name = "HeaderRules")
+    public record HeaderRulesDefinition(
+            @Schema(description = "Headers to set, replacing any present")
+            Map<String, String> set,
+            @Schema(description = "Headers to append")
+            Map<String, String> add,
+            @Schema(description = "Header names to remove")
+            List<String> remove) {
+
+        /**
+         * The order header names are shown in: case-insensitive, as HTTP compares them. A fixed order, because
+         * PostgreSQL's jsonb does not keep the order of object keys, and a GET must show what the write returned.
+         */
+        public static final Comparator<String> NAME_ORDER = String.CASE_INSENSITIVE_ORDER
+                .thenComparing(Comparator.naturalOrder());
+
+        /** The same rules with {@code set} and {@code add} in {@link #NAME_ORDER}; null stays null. */
+        static HeaderRulesDefinition inNameOrder(HeaderRulesDefinition rules) {
+            if (rules == null) {
+                return null;
+            }
+            return new HeaderRulesDefinition(sorted(rules.set()), sorted(rules.add()), rules.remove());
+        }
+
+        private static Map<String, String> sorted(Map<String, String> headers) {
+            if (headers == null) {
+                return null;
+            }
+            Map<String, String> out = new TreeMap<>(NAME_ORDER);
+            out.putAll(headers);
+            return out;
+        }
+    }
+}

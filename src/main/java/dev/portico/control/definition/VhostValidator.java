@@ -1,0 +1,298 @@
+package dev.portico.control.definition;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.portico.control.api.error.ApiProblem;
+import dev.portico.control.api.error.FieldError;
+import dev.portico.control.api.json.JsonRecordReader;
+import dev.portico.control.definition.VhostDefinition.HeaderRulesDefinition;
+import dev.portico.control.definition.VhostDefinition.UpstreamDefinition;
+import dev.portico.http.HopByHopHeaders;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/**
+ * Checks a client's {@link VhostDefinition} field by field and returns it normalised (defaults filled in, host
+ * names lower case, durations in canonical form). Reports every bad field at once, never just the first: values of
+ * the wrong JSON type and unknown fields together with the values that break a rule.
+ */
+public final class VhostValidator {
+
+    static final int MAX_HOSTNAMES = 100;
+    static final int MAX_UPSTREAMS = 64;
+    static final int MAX_WEIGHT = 100;
+    static final int MAX_HEADER_RULES = 50;
+    static final String DEFAULT_CONNECT_TIMEOUT = "5s";
+    static final String DEFAULT_READ_TIMEOUT = "60s";
+
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
+    private static final Pattern LABEL = Pattern.compile("[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?");
+    private static final Pattern IPV4 = Pattern.compile("(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)(\\.(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)){3}");
+    private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}");
+    /** Framing and identity headers a rule must not touch: Portico and Vert.x own them. */
+    private static final Set<String> RESERVED = Set.of("content-length", "x-request-id", "via");
+
+    private final List<FieldError> errors = new ArrayList<>();
+
+    private VhostValidator() {
+    }
+
+    /** @throws ApiProblem 400 listing every invalid field, whether of the wrong JSON type or breaking a rule */
+    public static VhostDefinition normalise(JsonNode body) {
+        if (body == null || !body.isObject()) {
+            throw ApiProblem.invalid("body", "must be a JSON object describing the vhost");
+        }
+        JsonRecordReader.Result<VhostDefinition> read = JsonRecordReader.read(body, VhostDefinition.class);
+        return normalise(read.value(), read.errors());
+    }
+
+    /**
+     * @param bindErrors fields already refused for their JSON type (and left null); the rules do not report them
+     *                   again, nor anything inside them
+     */
+    private static VhostDefinition normalise(VhostDefinition in, List<FieldError> bindErrors) {
+        VhostValidator v = new VhostValidator();
+        VhostDefinition.StaticDefinition staticFiles = StaticSettingsCheck.normalise(in.staticFiles(), v.errors);
+        VhostDefinition.CacheDefinition cache = CacheSettingsCheck.normalise(in.cache(), v.errors);
+        VhostDefinition.CompressionDefinition compression = CompressionSettingsCheck.normalise(in.compression(),
+                v.errors);
+        List<UpstreamDefinition> upstreams = v.upstreams(in.upstreams(), in.staticFiles() != null);
+        if ((in.upstreams() == null || in.upstreams().isEmpty()) && cache.enabled()) {
+            v.error("cache.enabled", "needs upstreams: the cache stores what they answer");
+        }
+        VhostDefinition out = new VhostDefinition(
+                v.name(in.name()),
+                v.hostnames(in.hostnames()),
+                in.enabled() == null || in.enabled(),
+                in.preserveHost() == null || in.preserveHost(),
+                upstreams,
+                v.duration("connectTimeout", in.connectTimeout(), DEFAULT_CONNECT_TIMEOUT),
+                v.duration("readTimeout", in.readTimeout(), DEFAULT_READ_TIMEOUT),
+                v.bodyLimit(in.maxRequestBody()),
+                in.securityHeaders() == null || in.securityHeaders(),
+                v.rules("requestHeaders", in.requestHeaders(), true),
+                v.rules("responseHeaders", in.responseHeaders(), false),
+                VhostDefinition.AccessLogDefinition.normalised(in.accessLog()),
+                cache,
+                staticFiles,
+                compression);
+        List<FieldError> all = new ArrayList<>(bindErrors);
+        for (FieldError error : v.errors) {
+            if (bindErrors.stream().noneMatch(bad -> within(error.field(), bad.field()))) {
+                all.add(error);
+            }
+        }
+        if (!all.isEmpty()) {
+            throw ApiProblem.invalid(all);
+        }
+        return out;
+    }
+
+    /** Whether {@code field} is {@code outer} or lies inside it ({@code upstreams[0].url} inside {@code upstreams}). */
+    private static boolean within(String field, String outer) {
+        return field.equals(outer) || field.startsWith(outer + ".") || field.startsWith(outer + "[");
+    }
+
+    private void error(String field, String reason) {
+        errors.add(new FieldError(field, reason));
+    }
+
+    private String name(String name) {
+        if (name == null || name.isBlank()) {
+            error("name", "is required");
+            return null;
+        }
+        if (!NAME.matcher(name).matches()) {
+            error("name", "must be 1-63 characters of letters, digits, '.', '_' or '-', starting with a letter or digit");
+        }
+        return name;
+    }
+
+    private List<String> hostnames(List<String> hostnames) {
+        if (hostnames == null || hostnames.isEmpty()) {
+            error("hostnames", "must list at least one host name");
+            return List.of();
+        }
+        if (hostnames.size() > MAX_HOSTNAMES) {
+            error("hostnames", "must list at most " + MAX_HOSTNAMES + " host names");
+        }
+        List<String> out = new ArrayList<>(hostnames.size());
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < hostnames.size(); i++) {
+            String field = "hostnames[" + i + "]";
+            String raw = hostnames.get(i);
+            if (raw == null || raw.isBlank()) {
+                error(field, "must not be empty");
+                continue;
+            }
+            String host = raw.trim().toLowerCase(Locale.ROOT);
+            if (host.endsWith(".")) {
+                host = host.substring(0, host.length() - 1);
+            }
+            String problem = hostnameProblem(host);
+            if (problem != null) {
+                error(field, problem);
+            } else if (!seen.add(host)) {
+                error(field, "'" + host + "' is listed twice");
+            } else {
+                out.add(host);
+            }
+        }
+        return out;
+    }
+
+    /** Null when valid: a DNS name, {@code *.} and a DNS name, an IPv4 address, or a bracketed IPv6 address. */
+    static String hostnameProblem(String host) {
+        if (host.startsWith("[") && host.endsWith("]")) {
+            String literal = host.substring(1, host.length() - 1);
+            return io.netty.util.NetUtil.isValidIpV6Address(literal) ? null : "is not a valid IPv6 address";
+        }
+        if (IPV4.matcher(host).matches()) {
+            return null;
+        }
+        String name = host.startsWith("*.") ? host.substring(2) : host;
+        if (name.contains("*")) {
+            return "may use '*' only as the whole first label, as in *.example.com";
+        }
+        if (name.length() > 253) {
+            return "must be at most 253 characters";
+        }
+        for (String label : name.split("\\.", -1)) {
+            if (!LABEL.matcher(label).matches()) {
+                return "is not a valid host name (labels of 1-63 letters, digits, '-' or '_')";
+            }
+        }
+        return null;
+    }
+
+    /** @param optional whether the vhost may have none (it serves static files) */
+    private List<UpstreamDefinition> upstreams(List<UpstreamDefinition> upstreams, boolean optional) {
+        if (upstreams == null || upstreams.isEmpty()) {
+            if (!optional) {
+                error("upstreams", "must list at least one upstream (or set static to serve files)");
+            }
+            return List.of();
+        }
+        if (upstreams.size() > MAX_UPSTREAMS) {
+            error("upstreams", "must list at most " + MAX_UPSTREAMS + " upstreams");
+        }
+        List<UpstreamDefinition> out = new ArrayList<>(upstreams.size());
+        for (int i = 0; i < upstreams.size(); i++) {
+            String field = "upstreams[" + i + "]";
+            UpstreamDefinition upstream = upstreams.get(i);
+            if (upstream == null) {
+                error(field, "must be an object with a url");
+                continue;
+            }
+            int weight = upstream.weight() == null ? 1 : upstream.weight();
+            if (weight < 1 || weight > MAX_WEIGHT) {
+                error(field + ".weight", "must be between 1 and " + MAX_WEIGHT);
+            }
+            if (upstream.url() == null || upstream.url().isBlank()) {
+                error(field + ".url", "is required");
+                continue;
+            }
+            try {
+                UpstreamUrl.parse(upstream.url(), weight);
+                out.add(new UpstreamDefinition(upstream.url().trim(), weight));
+            } catch (IllegalArgumentException e) {
+                error(field + ".url", e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    private String duration(String field, String value, String fallback) {
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            return DurationText.format(DurationText.parse(value));
+        } catch (IllegalArgumentException e) {
+            error(field, e.getMessage());
+            return value;
+        }
+    }
+
+    private String bodyLimit(String value) {
+        try {
+            return RequestBodyLimitText.normalise(value);
+        } catch (IllegalArgumentException e) {
+            error("maxRequestBody", e.getMessage());
+            return value;
+        }
+    }
+
+    private HeaderRulesDefinition rules(String field, HeaderRulesDefinition rules, boolean request) {
+        if (rules == null) {
+            return new HeaderRulesDefinition(Map.of(), Map.of(), List.of());
+        }
+        Map<String, String> set = headerMap(field + ".set", rules.set(), request, true);
+        Map<String, String> add = headerMap(field + ".add", rules.add(), request, false);
+        List<String> remove = new ArrayList<>();
+        if (rules.remove() != null) {
+            if (rules.remove().size() > MAX_HEADER_RULES) {
+                error(field + ".remove", "must list at most " + MAX_HEADER_RULES + " names");
+            }
+            for (int i = 0; i < rules.remove().size(); i++) {
+                String name = rules.remove().get(i);
+                if (checkName(field + ".remove[" + i + "]", name, request, false)) {
+                    remove.add(name);
+                }
+            }
+        }
+        return new HeaderRulesDefinition(set, add, remove);
+    }
+
+    private Map<String, String> headerMap(String field, Map<String, String> headers, boolean request, boolean set) {
+        Map<String, String> out = new TreeMap<>(HeaderRulesDefinition.NAME_ORDER);
+        if (headers == null) {
+            return out;
+        }
+        if (headers.size() > MAX_HEADER_RULES) {
+            error(field, "must list at most " + MAX_HEADER_RULES + " headers");
+        }
+        for (Map.Entry<String, String> e : headers.entrySet()) {
+            String entryField = field + "." + e.getKey();
+            if (!checkName(entryField, e.getKey(), request, set)) {
+                continue;
+            }
+            String value = e.getValue();
+            if (out.keySet().stream().anyMatch(name -> name.equalsIgnoreCase(e.getKey()))) {
+                error(entryField, "is listed twice (header names are case-insensitive)");
+            } else if (value == null) {
+                error(entryField, "must have a value (use remove to drop a header)");
+            } else if (value.length() > 4096) {
+                error(entryField, "must be at most 4096 characters");
+            } else if (value.chars().anyMatch(c -> c == '\r' || c == '\n' || c == 0)) {
+                error(entryField, "must not contain CR, LF or NUL");
+            } else {
+                out.put(e.getKey(), value);
+            }
+        }
+        return out;
+    }
+
+    private boolean checkName(String field, String name, boolean request, boolean set) {
+        if (name == null || !HEADER_NAME.matcher(name).matches()) {
+            error(field, "is not a valid header name");
+            return false;
+        }
+        String lower = name.toLowerCase(Locale.ROOT);
+        if (HopByHopHeaders.isFixed(lower) || RESERVED.contains(lower)) {
+            error(field, "'" + name + "' is managed by Portico and cannot be changed");
+            return false;
+        }
+        if (lower.equals("host") && !(request && set)) {
+            error(field, "Host can only be set, on requests");
+            return false;
+        }
+        return true;
+    }
+}

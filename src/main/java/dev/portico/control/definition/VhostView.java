@@ -1,0 +1,60 @@
+package dev.portico.control.definition;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.portico.control.api.error.FieldError;
+import dev.portico.control.definition.VhostDefinition.AccessLogDefinition;
+import dev.portico.control.definition.VhostDefinition.CacheDefinition;
+import dev.portico.control.definition.VhostDefinition.CompressionDefinition;
+import dev.portico.control.definition.VhostDefinition.HeaderRulesDefinition;
+import dev.portico.control.definition.VhostDefinition.StaticDefinition;
+import dev.portico.control.definition.VhostDefinition.UpstreamDefinition;
+import dev.portico.control.store.VhostEntity;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/** A stored vhost as the API returns it: the normalised definition plus identity and version. */
+@Schema(name = "Vhost")
+public record VhostView(
+        UUID id,
+        @Schema(description = "1 when created, then one more with every change; also the ETag. Send it back in "
+                + "If-Match to update safely")
+        long version,
+        String name,
+        List<String> hostnames,
+        boolean enabled,
+        boolean preserveHost,
+        List<UpstreamDefinition> upstreams,
+        String connectTimeout,
+        String readTimeout,
+        @Schema(description = "The largest request body (a size, or unlimited); null when the vhost takes the global "
+                + "default, portico.dataplane.max-request-body")
+        String maxRequestBody,
+        boolean securityHeaders,
+        HeaderRulesDefinition requestHeaders,
+        HeaderRulesDefinition responseHeaders,
+        AccessLogDefinition accessLog,
+        CacheDefinition cache,
+        @Schema(description = "The static web service with every default filled in, or null when the vhost serves "
+                + "no files")
+        @JsonProperty("static")
+        StaticDefinition staticFiles,
+        CompressionDefinition compression,
+        Instant createdAt,
+        Instant updatedAt,
+        @Schema(description = "What is accepted but will not work as it stands, such as a static.root that does not "
+                + "exist yet; checked on every read, so a warning goes once the cause is fixed. Ignored when sent back")
+        List<FieldError> warnings) {
+
+    static VhostView of(VhostEntity entity, VhostDefinition d) {
+        return new VhostView(entity.id, entity.version, d.name(), d.hostnames(), d.enabled(), d.preserveHost(),
+                d.upstreams(), d.connectTimeout(), d.readTimeout(), d.maxRequestBody(), d.securityHeaders(),
+                HeaderRulesDefinition.inNameOrder(d.requestHeaders()),
+                HeaderRulesDefinition.inNameOrder(d.responseHeaders()), AccessLogDefinition.normalised(d.accessLog()),
+                CacheSettingsCheck.normalised(d.cache()), d.staticFiles(),
+                CompressionSettingsCheck.normalised(d.compression()), entity.createdAt, entity.updatedAt,
+                StaticRootProbe.warnings(d));
+    }
+}

@@ -1,0 +1,170 @@
+package dev.portico.control.api.stats;
+
+import dev.portico.proxy.server.DataPlaneServer;
+import dev.portico.testing.Api;
+import dev.portico.testing.OriginServer;
+import dev.portico.testing.PostgresResource;
+import dev.portico.testing.ProxyClient;
+import dev.portico.testing.TestVertx;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.json.JsonObject;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.URL;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code /api/v1/stats/stream} with a real streaming client. */
+@QuarkusTest
+@QuarkusTestResource(value = PostgresResource.class, restrictToAnnotatedClass = false)
+class StatsStreamTest {
+
+    @Inject
+    DataPlaneServer dataPlane;
+
+    @Inject
+    StatsStream stream;
+
+    @TestHTTPResource("/")
+    URL api;
+
+    private final List<HttpClient> clients = new ArrayList<>();
+
+    @AfterEach
+    void cleanUp() {
+        clients.forEach(HttpClient::close);
+        Api.deleteAll();
+    }
+
+    /** One parsed server-sent event. */
+    record Event(String id, String name, String data) {
+    }
+
+    /** Opens a stream and parses its events into a queue; comment lines are queued as events named ":". */
+    private BlockingQueue<Event> open(String query) {
+        HttpClient client = TestVertx.get().createHttpClient();
+        clients.add(client);
+        BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+        RequestOptions options = new RequestOptions().setHost(api.getHost()).setPort(api.getPort())
+                .setURI("/api/v1/stats/stream" + query).putHeader("Authorization", "Bearer " + Api.TOKEN)
+                .putHeader("Accept", "text/event-stream");
+        HttpClientResponse response = TestVertx.await(client.request(options).compose(HttpClientRequest::send));
+        assertEquals(200, response.statusCode());
+        assertTrue(response.getHeader("Content-Type").startsWith("text/event-stream"));
+        StringBuilder pending = new StringBuilder();
+        String[] current = new String[3];
+        response.handler(chunk -> {
+            pending.append(chunk.toString());
+            int newline;
+            while ((newline = pending.indexOf("\n")) >= 0) {
+                String line = pending.substring(0, newline);
+                pending.delete(0, newline + 1);
+                if (line.isEmpty()) {
+                    if (current[2] != null) {
+                        events.add(new Event(current[0], current[1], current[2]));
+                    }
+                    current[0] = current[1] = current[2] = null;
+                } else if (line.startsWith(":")) {
+                    events.add(new Event(null, ":", line));
+                } else if (line.startsWith("id:")) {
+                    current[0] = line.substring(3).trim();
+                } else if (line.startsWith("event:")) {
+                    current[1] = line.substring(6).trim();
+                } else if (line.startsWith("data:")) {
+                    current[2] = (current[2] == null ? "" : current[2]) + line.substring(5).trim();
+                }
+            }
+        });
+        return events;
+    }
+
+    private static Event nextStats(BlockingQueue<Event> events) throws InterruptedException {
+        while (true) {
+            Event event = events.poll(5, TimeUnit.SECONDS);
+            assertNotNull(event, "no event within 5 s");
+            if ("stats".equals(event.name())) {
+                return event;
+            }
+        }
+    }
+
+    @Test
+    void sendsAnEventEverySecondWithConsecutiveIdsAndTheTraffic() throws Exception {
+        try (OriginServer origin = OriginServer.start("streamed");
+             ProxyClient client = new ProxyClient(dataPlane.port())) {
+            Api.create(Api.vhost("streamed", "streamed.test", origin.url()));
+            Api.create(Api.vhost("other", "other.test", origin.url()));
+            BlockingQueue<Event> events = open("?vhost=streamed");
+            Event first = nextStats(events);
+            Event second = nextStats(events);
+            assertEquals(Long.parseLong(first.id()) + 1, Long.parseLong(second.id()));
+
+            for (int i = 0; i < 12; i++) {
+                client.get("streamed.test", "/echo");
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            JsonObject seen = null;
+            while (System.nanoTime() < deadline) {
+                JsonObject data = new JsonObject(nextStats(events).data());
+                assertEquals(1, data.getJsonArray("vhosts").size(), "filtered to one vhost: " + data.encode());
+                seen = data.getJsonArray("vhosts").getJsonObject(0);
+                assertEquals("streamed", seen.getString("vhost"));
+                if (seen.getLong("requests") == 12) {
+                    break;
+                }
+            }
+            assertEquals(12, seen.getLong("requests"));
+            assertEquals(12, seen.getJsonObject("status").getLong("2xx"));
+        }
+    }
+
+    @Test
+    void sendsHeartbeatComments() throws Exception {
+        BlockingQueue<Event> events = open("");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (System.nanoTime() < deadline) {
+            Event event = events.poll(15, TimeUnit.SECONDS);
+            if (event != null && ":".equals(event.name())) {
+                return;
+            }
+        }
+        throw new AssertionError("no heartbeat comment within 15 s");
+    }
+
+    @Test
+    void forgetsSubscribersThatDisconnect() throws Exception {
+        int before = stream.subscriberCount();
+        for (int i = 0; i < 3; i++) {
+            nextStats(open(""));
+        }
+        assertEquals(before + 3, stream.subscriberCount());
+        clients.forEach(HttpClient::close);
+        clients.clear();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (stream.subscriberCount() > before && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertEquals(before, stream.subscriberCount());
+    }
+
+    @Test
+    void needsTheToken() {
+        io.restassured.RestAssured.given().get("/api/v1/stats/stream").then().statusCode(401);
+        io.restassured.RestAssured.given().get("/api/v1/stats").then().statusCode(401);
+    }
+}
