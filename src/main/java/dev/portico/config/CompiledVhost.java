@@ -1,5 +1,6 @@
 package dev.portico.config;
 
+import dev.portico.dataplane.VhostRuntime;
 import dev.portico.dataplane.encoding.CompressionPolicy;
 import dev.portico.dataplane.stage.Stage;
 import dev.portico.dataplane.stage.forward.UpstreamGroup;
@@ -16,9 +17,11 @@ public final class CompiledVhost {
     private final UpstreamGroup upstreams;
     private final VhostStats stats;
     private final CompressionPolicy compression;
+    private final VhostRuntime runtime;
 
     CompiledVhost(VhostSpec spec, Stage[] stages, UpstreamGroup upstreams, VhostStats stats,
-                  CompressionPolicy compression) {
+                  CompressionPolicy compression, VhostRuntime runtime) {
+        this.runtime = runtime;
         this.spec = spec;
         this.stages = stages;
         this.upstreams = upstreams;
@@ -51,6 +54,11 @@ public final class CompiledVhost {
     /** How responses are compressed; null when this vhost does not compress. */
     public CompressionPolicy compression() {
         return compression;
+    }
+
+    /** The vhost's state that outlives snapshots (in-flight fills, file lookups), handed on by the next compile. */
+    public VhostRuntime runtime() {
+        return runtime;
     }
 
     /** Live statistics; each event loop writes its own slot. */

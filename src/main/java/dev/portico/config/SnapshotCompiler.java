@@ -6,6 +6,7 @@ import dev.portico.dataplane.stage.cache.CacheStage;
 import java.util.UUID;
 
 import dev.portico.dataplane.encoding.CompressionPolicy;
+import dev.portico.dataplane.VhostRuntime;
 import dev.portico.dataplane.stage.Stage;
 import dev.portico.dataplane.stage.files.StaticFilesStage;
 import dev.portico.dataplane.stage.forward.ForwardStage;
@@ -51,6 +52,8 @@ public class SnapshotCompiler {
     private final long failTimeoutNanos;
     private final long defaultMaxRequestBody;
     private final Map<String, UpstreamHealth> health = new ConcurrentHashMap<>();
+    /** The vhosts' state across snapshots, by vhost id, as the last compile for publishing left it. */
+    private Map<UUID, VhostRuntime> runtimes = new HashMap<>();
 
     public SnapshotCompiler(PorticoConfig config, StatsRegistry stats, CacheRegistry caches) {
         this.stats = stats;
@@ -72,6 +75,13 @@ public class SnapshotCompiler {
             }
         }
         RoutingSnapshot snapshot = build(version, specs, caches.bind(shares));
+        Map<UUID, VhostRuntime> next = new HashMap<>();
+        for (CompiledVhost vhost : snapshot.vhosts()) {
+            vhost.runtime().sealed();
+            next.put(vhost.spec().id(), vhost.runtime());
+        }
+        // Only now: a compile that failed above leaves the published snapshot's states to the next one.
+        runtimes = next;
         Set<String> names = new HashSet<>();
         Set<String> origins = new HashSet<>();
         for (CompiledVhost vhost : snapshot.vhosts()) {
@@ -137,6 +147,8 @@ public class SnapshotCompiler {
                                        Set<String> poolKeys) {
         boolean bind = stores != null;
         boolean proxied = !spec.upstreams().isEmpty();
+        // A dry run hands nothing over: its stages are never served.
+        VhostRuntime runtime = new VhostRuntime(spec.id(), bind ? runtimes.get(spec.id()) : null);
         if ((!proxied && spec.staticFiles() == null) || spec.upstreams().size() > UpstreamGroup.MAX_UPSTREAMS) {
             throw new CompileException(spec.name(), "upstreams",
                     "must list 1 to " + UpstreamGroup.MAX_UPSTREAMS + " upstreams (or none, when static is set)");
@@ -164,13 +176,13 @@ public class SnapshotCompiler {
         // which a hit does not need.
         ResponseStore store = bind && proxied ? stores.get(spec.id()) : null;
         if (store != null) {
-            stages.add(new CacheStage(spec.cache(), store, forward));
+            stages.add(new CacheStage(spec.cache(), store, forward, runtime));
         }
         // Files come after the cache (which stores what the upstreams answer for paths no file matches) and before
         // anything that only prepares the upstream request.
         CompressionPolicy compression = spec.compression().enabled() ? new CompressionPolicy(spec.compression()) : null;
         if (spec.staticFiles() != null) {
-            stages.add(new StaticFilesStage(spec.staticFiles(), proxied, compression));
+            stages.add(new StaticFilesStage(spec.staticFiles(), proxied, compression, runtime));
         }
         if (proxied) {
             stages.add(ForwardingHeadersStage.INSTANCE);
@@ -181,7 +193,7 @@ public class SnapshotCompiler {
             stages.add(forward);
         }
         return new CompiledVhost(spec, stages.toArray(new Stage[0]), group,
-                bind ? stats.forVhost(spec.name()) : null, compression);
+                bind ? stats.forVhost(spec.name()) : null, compression, runtime);
     }
 
     private UpstreamGroup group(VhostSpec spec, int slot, int connectTimeout, boolean bind, Set<String> poolKeys) {
