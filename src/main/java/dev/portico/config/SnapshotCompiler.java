@@ -12,7 +12,9 @@ import dev.portico.dataplane.stage.files.StaticFilesStage;
 import dev.portico.dataplane.stage.forward.ForwardStage;
 import dev.portico.dataplane.stage.forward.UpstreamGroup;
 import dev.portico.dataplane.stage.forward.UpstreamHealth;
+import dev.portico.dataplane.stage.forward.UpstreamRuntime;
 import dev.portico.dataplane.stage.forward.UpstreamTarget;
+import dev.portico.dataplane.stage.forward.balance.UpstreamSelector;
 import dev.portico.dataplane.stage.forwarding.ForwardingHeadersStage;
 import dev.portico.dataplane.stage.forwarding.TrustedProxies;
 import dev.portico.dataplane.stage.headers.HeaderRulesStage;
@@ -51,6 +53,7 @@ public class SnapshotCompiler {
     private final int maxFails;
     private final long failTimeoutNanos;
     private final long defaultMaxRequestBody;
+    private final int eventLoops;
     private final Map<String, UpstreamHealth> health = new ConcurrentHashMap<>();
     /** The vhosts' state across snapshots, by vhost id, as the last compile for publishing left it. */
     private Map<UUID, VhostRuntime> runtimes = new HashMap<>();
@@ -64,6 +67,7 @@ public class SnapshotCompiler {
         this.maxFails = config.upstream().maxFails();
         this.failTimeoutNanos = config.upstream().failTimeout().toNanos();
         this.defaultMaxRequestBody = config.dataplane().maxRequestBody().asLongValue();
+        this.eventLoops = config.dataplane().eventLoopCount();
     }
 
     /** Builds a snapshot to publish; statistics and health state are bound to the vhosts it contains. */
@@ -123,8 +127,7 @@ public class SnapshotCompiler {
         Set<String> poolKeys = new HashSet<>();
         Map<String, String> owners = new LinkedHashMap<>();
         for (VhostSpec spec : specs) {
-            int slot = vhosts.size();
-            CompiledVhost vhost = compileVhost(spec, slot, stores, poolKeys);
+            CompiledVhost vhost = compileVhost(spec, stores, poolKeys);
             for (String hostname : spec.hostnames()) {
                 String owner = owners.putIfAbsent(hostname, spec.name());
                 if (owner != null) {
@@ -139,11 +142,11 @@ public class SnapshotCompiler {
             }
             vhosts.add(vhost);
         }
-        return new RoutingSnapshot(version, Instant.now(), vhosts, exact, wildcards, vhosts.size(), poolKeys,
+        return new RoutingSnapshot(version, Instant.now(), vhosts, exact, wildcards, poolKeys,
                 trustedProxies, viaPseudonym);
     }
 
-    private CompiledVhost compileVhost(VhostSpec spec, int slot, Map<UUID, ResponseStore> stores,
+    private CompiledVhost compileVhost(VhostSpec spec, Map<UUID, ResponseStore> stores,
                                        Set<String> poolKeys) {
         boolean bind = stores != null;
         boolean proxied = !spec.upstreams().isEmpty();
@@ -154,7 +157,7 @@ public class SnapshotCompiler {
                     "must list 1 to " + UpstreamGroup.MAX_UPSTREAMS + " upstreams (or none, when static is set)");
         }
         int connectTimeout = (int) Math.min(Integer.MAX_VALUE, spec.connectTimeout().toMillis());
-        UpstreamGroup group = proxied ? group(spec, slot, connectTimeout, bind, poolKeys) : null;
+        UpstreamGroup group = proxied ? group(spec, connectTimeout, bind, poolKeys, runtime) : null;
 
         // Response hooks run in reverse, so response rules come first: they see the security defaults and can
         // replace or remove them.
@@ -196,7 +199,8 @@ public class SnapshotCompiler {
                 bind ? stats.forVhost(spec.name()) : null, compression, runtime);
     }
 
-    private UpstreamGroup group(VhostSpec spec, int slot, int connectTimeout, boolean bind, Set<String> poolKeys) {
+    private UpstreamGroup group(VhostSpec spec, int connectTimeout, boolean bind, Set<String> poolKeys,
+                                VhostRuntime runtime) {
         List<UpstreamTarget> targets = new ArrayList<>(spec.upstreams().size());
         for (UpstreamSpec upstream : spec.upstreams()) {
             UpstreamHealth upstreamHealth = bind
@@ -207,7 +211,11 @@ public class SnapshotCompiler {
             targets.add(new UpstreamTarget(targets.size(), upstream,
                     SocketAddress.inetSocketAddress(upstream.port(), upstream.host()), poolKey, upstreamHealth));
         }
-        return new UpstreamGroup(targets, slot);
+        UpstreamSelector<?> selector = UpstreamGroup.roundRobin(targets);
+        // The loops' cursors carry over while the upstreams and their weights stay the same.
+        UpstreamRuntime states = runtime.claim(UpstreamRuntime.KEY, selector.compatibility(),
+                () -> new UpstreamRuntime(eventLoops));
+        return new UpstreamGroup(targets, selector, states);
     }
 
     private ForwardStage forward(VhostSpec spec, UpstreamGroup group, int connectTimeout) {

@@ -148,4 +148,22 @@ class RuntimeStateHandoverTest extends CacheTestSupport {
         assertTrue(after != before, "lookups made under other static settings are not reused");
         assertTrue(!after.holds("/hello.txt"));
     }
+
+    @Test
+    void editingAnotherVhostKeepsTheRoundRobinPosition() {
+        try (ScriptedOrigin second = ScriptedOrigin.start();
+             ProxyClient one = new ProxyClient(dataPlane.port(), "127.0.0.1", null, 1)) {
+            origin.on("/who", ScriptedOrigin.Reply.of(200, "first"));
+            second.on("/who", ScriptedOrigin.Reply.of(200, "second"));
+            String a = Api.create(Api.vhost("a", "a.test", origin.url()));
+            Api.create(Api.vhost("b", "b.test", origin.url(), second.url()));
+            // One connection, so one event loop and its cursor: the first request takes the first upstream.
+            assertEquals("first", one.get("b.test", "/who").text());
+
+            edit(a, "a.test", vhost -> vhost.put("readTimeout", "45s"));
+
+            assertEquals("second", one.get("b.test", "/who").text(), "the cursor was kept across the publish");
+            assertEquals("first", one.get("b.test", "/who").text());
+        }
+    }
 }

@@ -7,6 +7,7 @@ import dev.portico.dataplane.RequestTarget;
 import dev.portico.dataplane.UpstreamTap;
 import dev.portico.dataplane.encoding.BodyEncoder;
 import dev.portico.dataplane.encoding.CompressionPolicy;
+import dev.portico.dataplane.stage.forward.balance.AttemptOutcome;
 import dev.portico.dataplane.stage.forwarding.HopByHopHeaders;
 import io.netty.handler.codec.http.HttpResponse;
 import io.vertx.core.AsyncResult;
@@ -97,11 +98,16 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
                 return;
             }
             ProxyError error = ProxyError.connecting(result.cause());
-            target.health().failed(System.nanoTime());
+            stage.group().report(exchange.loop(), target, AttemptOutcome.CONNECT_FAILED, System.nanoTime());
             LOG.debugf("request %s: connecting to %s failed: %s", exchange.requestId(), target.spec().origin(),
                     result.cause());
             lastError = error;
-            attempt();
+            if (error.retryable()) {
+                // Nothing was sent: the next upstream may take it.
+                attempt();
+            } else {
+                fail(error.reason(), error.detail());
+            }
             return;
         }
         HttpClientRequest request = result.result();
@@ -231,7 +237,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
                 tapBroken();
                 return;
             }
-            target.health().failed(System.nanoTime());
+            stage.group().report(exchange.loop(), target, AttemptOutcome.RESPONSE_FAILED, System.nanoTime());
             ProxyError error = ProxyError.awaitingResponse(result.cause());
             LOG.debugf("request %s: %s failed before responding: %s", exchange.requestId(), target.spec().origin(),
                     result.cause());
@@ -240,7 +246,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         }
         HttpClientResponse upstream = result.result();
         exchange.upstreamHeadersReceived();
-        target.health().succeeded();
+        stage.group().report(exchange.loop(), target, AttemptOutcome.RESPONDED, 0);
         if (clientGone) {
             upstreamRequest.reset();
             releasePool();
