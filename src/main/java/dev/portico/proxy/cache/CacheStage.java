@@ -11,6 +11,7 @@ import dev.portico.cache.rules.VaryKey;
 import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.Stage;
 import dev.portico.proxy.core.UpstreamTap;
+import dev.portico.proxy.core.VhostRuntime;
 import dev.portico.proxy.core.outcome.CacheOutcome;
 import dev.portico.proxy.core.outcome.LocalReason;
 import dev.portico.proxy.upstream.ForwardStage;
@@ -23,7 +24,6 @@ import io.vertx.core.http.HttpMethod;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A vhost's RFC 9111 shared cache: answers GET and HEAD from stored responses while they are fresh (or usable
@@ -38,17 +38,27 @@ public final class CacheStage implements Stage {
     private final CacheSpec spec;
     private final ResponseStore store;
     private final ForwardStage forward;
-    private final Map<String, Fill> fills = new ConcurrentHashMap<>();
-    private final Set<String> refreshing = ConcurrentHashMap.newKeySet();
+    private final Map<String, Fill> fills;
+    private final Set<String> refreshing;
     private final long heuristicCapMillis;
     private final long staleWhileRevalidateMillis;
     private final long staleIfErrorMillis;
     private final long lockTimeoutMillis;
 
-    public CacheStage(CacheSpec spec, ResponseStore store, ForwardStage forward) {
+    /**
+     * @param runtime the vhost's state across snapshots: its fills in flight are handed over while the cache keys and
+     *                the store stay the same
+     */
+    public CacheStage(CacheSpec spec, ResponseStore store, ForwardStage forward, VhostRuntime runtime) {
         this.spec = spec;
         this.store = store;
         this.forward = forward;
+        // A fill computes its key from the ignored query parameters and stores into this store: with either changed,
+        // requests of the new snapshot must not join the old fills.
+        CacheRuntime state = runtime.claim(CacheRuntime.KEY, List.of(spec.ignoreQueryParams(), store),
+                CacheRuntime::new);
+        this.fills = state.fills;
+        this.refreshing = state.refreshing;
         this.heuristicCapMillis = spec.defaultTtl().toMillis();
         this.staleWhileRevalidateMillis = spec.staleWhileRevalidate().toMillis();
         this.staleIfErrorMillis = spec.staleIfError().toMillis();

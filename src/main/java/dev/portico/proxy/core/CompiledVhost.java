@@ -16,9 +16,11 @@ public final class CompiledVhost {
     private final UpstreamGroup upstreams;
     private final VhostStats stats;
     private final CompressionPolicy compression;
+    private final VhostRuntime runtime;
 
     public CompiledVhost(VhostSpec spec, Stage[] stages, UpstreamGroup upstreams, VhostStats stats,
-                         CompressionPolicy compression) {
+                         CompressionPolicy compression, VhostRuntime runtime) {
+        this.runtime = runtime;
         this.spec = spec;
         this.stages = stages;
         this.upstreams = upstreams;
@@ -51,6 +53,11 @@ public final class CompiledVhost {
     /** How responses are compressed; null when this vhost does not compress. */
     public CompressionPolicy compression() {
         return compression;
+    }
+
+    /** The vhost's state that outlives snapshots (in-flight fills, file lookups), handed on by the next compile. */
+    public VhostRuntime runtime() {
+        return runtime;
     }
 
     /** Live statistics; each event loop writes its own slot. */

@@ -9,7 +9,7 @@ import org.jboss.logging.Logger;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * What one event loop owns: its upstream connection pools, its round-robin cursors, its in-flight count. Only its
+ * What one event loop owns: its upstream connection pools, its in-flight count. Only its
  * own thread writes here, so nothing on the request path takes a lock or contends on an atomic.
  */
 public final class LoopState {
@@ -23,8 +23,7 @@ public final class LoopState {
     private final WorkerExecutor fileWorkers;
     private final long clientBodyTimeoutMillis;
     private final AtomicInteger inFlight = new AtomicInteger();
-    private RoutingSnapshot cursorSnapshot;
-    private int[] cursors = new int[0];
+    private RoutingSnapshot adopted;
 
     public LoopState(int index, UpstreamClients upstreams, DataPlaneState shared, Context context,
                      WorkerExecutor fileWorkers, long clientBodyTimeoutMillis) {
@@ -63,17 +62,6 @@ public final class LoopState {
         return upstreams;
     }
 
-    /** Round-robin position of upstream group {@code slot} in the current snapshot on this loop. */
-    public int cursor(int slot) {
-        return slot < cursors.length ? cursors[slot] : 0;
-    }
-
-    public void cursor(int slot, int position) {
-        if (slot < cursors.length) {
-            cursors[slot] = position;
-        }
-    }
-
     /** Whether shutdown has begun: responses then ask clients to close their connections. */
     public boolean draining() {
         return shared.draining();
@@ -85,7 +73,7 @@ public final class LoopState {
 
     public void requestStarted(RoutingSnapshot snapshot) {
         inFlight.lazySet(inFlight.get() + 1);
-        if (snapshot != cursorSnapshot) {
+        if (snapshot != adopted) {
             adopt(snapshot);
         }
     }
@@ -94,13 +82,15 @@ public final class LoopState {
         inFlight.lazySet(inFlight.get() - 1);
     }
 
-    /** Switches this loop to a new snapshot: fresh cursors, and pools of removed upstreams retired. */
+    /**
+     * Switches this loop to a new snapshot: pools of removed upstreams retired. (Round-robin cursors are per vhost
+     * and outlive snapshots: {@code UpstreamRuntime}.)
+     */
     public void adopt(RoutingSnapshot snapshot) {
-        if (snapshot == cursorSnapshot) {
+        if (snapshot == adopted) {
             return;
         }
-        cursorSnapshot = snapshot;
-        cursors = new int[snapshot.upstreamGroupCount()];
+        adopted = snapshot;
         upstreams.retainOnly(snapshot.poolKeys());
     }
 

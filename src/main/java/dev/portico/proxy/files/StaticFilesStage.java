@@ -7,6 +7,7 @@ import dev.portico.http.coding.CompressionPolicy;
 import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.Stage;
 import dev.portico.proxy.core.UpstreamTap;
+import dev.portico.proxy.core.VhostRuntime;
 import dev.portico.proxy.core.outcome.CacheOutcome;
 import dev.portico.proxy.core.outcome.LocalReason;
 import dev.portico.proxy.files.offloop.FileProbe;
@@ -49,22 +50,17 @@ public final class StaticFilesStage implements Stage {
     private final boolean fallback;
     private final FileProbe probe;
     private final FileResponder responder;
-    private final Cache<String, Checked> lookups = Caffeine.newBuilder()
-            .expireAfterAccess(LOOKUP_INACTIVE)
-            .maximumWeight(LOOKUP_CACHE_BYTES)
-            .weigher((String path, Checked checked) -> checked.lookup().weight() + 2 * path.length())
-            .build();
-
-    /** A lookup and when the disk was asked for it. */
-    private record Checked(Lookup lookup, long atNanos) {
-    }
+    private final Cache<String, StaticLookups.Checked> lookups;
 
     /**
      * @param fallback whether the vhost has upstreams to hand the request to when no file matches
      * @param compression the vhost's response compression, or null
+     * @param runtime the vhost's state across snapshots: its lookups are handed over while the static settings stay
+     *                the same (a lookup depends on nothing else)
      */
-    public StaticFilesStage(StaticSpec spec, boolean fallback, CompressionPolicy compression) {
+    public StaticFilesStage(StaticSpec spec, boolean fallback, CompressionPolicy compression, VhostRuntime runtime) {
         this.spec = spec;
+        this.lookups = runtime.claim(StaticLookups.KEY, spec, StaticLookups::new).cache;
         this.fallback = fallback;
         this.probe = new FileProbe(spec);
         this.responder = new FileResponder(spec.sendfile(), compression);
@@ -80,7 +76,7 @@ public final class StaticFilesStage implements Stage {
         if (path == null) {
             return miss(exchange);
         }
-        Checked known = lookups.getIfPresent(path);
+        StaticLookups.Checked known = lookups.getIfPresent(path);
         if (known != null && System.nanoTime() - known.atNanos() < LOOKUP_VALID_NANOS) {
             return answer(exchange, path, known.lookup(), false);
         }
@@ -90,12 +86,12 @@ public final class StaticFilesStage implements Stage {
 
     /** Asks the disk on a file worker; {@code previous} lets an unchanged small file keep its held content. */
     private void look(Exchange exchange, String path, Lookup previous, boolean retried) {
-        exchange.loop().fileWorkers().<Checked>executeBlocking(
-                        () -> new Checked(probe.lookup(path, previous), System.nanoTime()), false)
+        exchange.loop().fileWorkers().<StaticLookups.Checked>executeBlocking(
+                        () -> new StaticLookups.Checked(probe.lookup(path, previous), System.nanoTime()), false)
                 .onComplete(result -> looked(exchange, path, retried, result));
     }
 
-    private void looked(Exchange exchange, String path, boolean retried, AsyncResult<Checked> result) {
+    private void looked(Exchange exchange, String path, boolean retried, AsyncResult<StaticLookups.Checked> result) {
         if (result.succeeded()) {
             lookups.put(path, result.result());
         }

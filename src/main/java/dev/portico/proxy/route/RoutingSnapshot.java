@@ -25,20 +25,18 @@ public final class RoutingSnapshot {
     private final List<CompiledVhost> vhosts;
     private final Map<String, CompiledVhost> exact;
     private final Map<String, CompiledVhost> wildcards;
-    private final int upstreamGroupCount;
     private final Set<String> poolKeys;
     private final TrustedProxies trustedProxies;
     private final String viaPseudonym;
 
     RoutingSnapshot(long version, Instant builtAt, List<CompiledVhost> vhosts, Map<String, CompiledVhost> exact,
-                    Map<String, CompiledVhost> wildcards, int upstreamGroupCount, Set<String> poolKeys,
+                    Map<String, CompiledVhost> wildcards, Set<String> poolKeys,
                     TrustedProxies trustedProxies, String viaPseudonym) {
         this.version = version;
         this.builtAt = builtAt;
         this.vhosts = List.copyOf(vhosts);
         this.exact = Map.copyOf(exact);
         this.wildcards = Map.copyOf(wildcards);
-        this.upstreamGroupCount = upstreamGroupCount;
         this.poolKeys = Set.copyOf(poolKeys);
         this.trustedProxies = trustedProxies;
         this.viaPseudonym = viaPseudonym;
@@ -73,11 +71,6 @@ public final class RoutingSnapshot {
             }
         }
         return null;
-    }
-
-    /** Number of upstream groups, the size of each event loop's round-robin cursor table. */
-    public int upstreamGroupCount() {
-        return upstreamGroupCount;
     }
 
     /** Connection pools this snapshot uses; event loops retire the others. */

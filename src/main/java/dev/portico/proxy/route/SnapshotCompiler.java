@@ -9,14 +9,17 @@ import dev.portico.proxy.cache.CacheStage;
 import dev.portico.proxy.core.CompiledVhost;
 import dev.portico.proxy.core.Stage;
 import dev.portico.proxy.core.StatsRegistry;
+import dev.portico.proxy.core.VhostRuntime;
 import dev.portico.proxy.files.StaticFilesStage;
 import dev.portico.proxy.forwarding.ForwardingHeadersStage;
 import dev.portico.proxy.headers.HeaderRulesStage;
 import dev.portico.proxy.headers.SecurityHeadersStage;
 import dev.portico.proxy.limits.RequestBodyLimitStage;
 import dev.portico.proxy.upstream.ForwardStage;
+import dev.portico.proxy.upstream.balance.UpstreamRuntime;
 import dev.portico.proxy.upstream.balance.UpstreamGroup;
 import dev.portico.proxy.upstream.balance.UpstreamHealth;
+import dev.portico.proxy.upstream.balance.UpstreamSelector;
 import dev.portico.proxy.upstream.balance.UpstreamTarget;
 import dev.portico.vhost.CompileException;
 import dev.portico.vhost.HeaderRules;
@@ -26,7 +29,6 @@ import io.vertx.core.net.SocketAddress;
 import jakarta.inject.Singleton;
 
 import java.util.UUID;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -56,7 +58,10 @@ public class SnapshotCompiler {
     private final int maxFails;
     private final long failTimeoutNanos;
     private final long defaultMaxRequestBody;
+    private final int eventLoops;
     private final Map<String, UpstreamHealth> health = new ConcurrentHashMap<>();
+    /** The vhosts' state across snapshots, by vhost id, as the last compile for publishing left it. */
+    private Map<UUID, VhostRuntime> runtimes = new HashMap<>();
 
     public SnapshotCompiler(PorticoConfig config, StatsRegistry stats, CacheRegistry caches) {
         this.stats = stats;
@@ -67,6 +72,7 @@ public class SnapshotCompiler {
         this.maxFails = config.upstream().maxFails();
         this.failTimeoutNanos = config.upstream().failTimeout().toNanos();
         this.defaultMaxRequestBody = config.dataplane().maxRequestBody().asLongValue();
+        this.eventLoops = config.dataplane().eventLoopCount();
     }
 
     /** Builds a snapshot to publish; statistics and health state are bound to the vhosts it contains. */
@@ -78,6 +84,13 @@ public class SnapshotCompiler {
             }
         }
         RoutingSnapshot snapshot = build(version, specs, caches.bind(shares));
+        Map<UUID, VhostRuntime> next = new HashMap<>();
+        for (CompiledVhost vhost : snapshot.vhosts()) {
+            vhost.runtime().sealed();
+            next.put(vhost.spec().id(), vhost.runtime());
+        }
+        // Only now: a compile that failed above leaves the published snapshot's states to the next one.
+        runtimes = next;
         Set<String> names = new HashSet<>();
         Set<String> origins = new HashSet<>();
         for (CompiledVhost vhost : snapshot.vhosts()) {
@@ -119,8 +132,7 @@ public class SnapshotCompiler {
         Set<String> poolKeys = new HashSet<>();
         Map<String, String> owners = new LinkedHashMap<>();
         for (VhostSpec spec : specs) {
-            int slot = vhosts.size();
-            CompiledVhost vhost = compileVhost(spec, slot, stores, poolKeys);
+            CompiledVhost vhost = compileVhost(spec, stores, poolKeys);
             for (String hostname : spec.hostnames()) {
                 String owner = owners.putIfAbsent(hostname, spec.name());
                 if (owner != null) {
@@ -135,20 +147,22 @@ public class SnapshotCompiler {
             }
             vhosts.add(vhost);
         }
-        return new RoutingSnapshot(version, Instant.now(), vhosts, exact, wildcards, vhosts.size(), poolKeys,
+        return new RoutingSnapshot(version, Instant.now(), vhosts, exact, wildcards, poolKeys,
                 trustedProxies, viaPseudonym);
     }
 
-    private CompiledVhost compileVhost(VhostSpec spec, int slot, Map<UUID, ResponseStore> stores,
+    private CompiledVhost compileVhost(VhostSpec spec, Map<UUID, ResponseStore> stores,
                                        Set<String> poolKeys) {
         boolean bind = stores != null;
         boolean proxied = !spec.upstreams().isEmpty();
+        // A dry run hands nothing over: its stages are never served.
+        VhostRuntime runtime = new VhostRuntime(spec.id(), bind ? runtimes.get(spec.id()) : null);
         if ((!proxied && spec.staticFiles() == null) || spec.upstreams().size() > UpstreamGroup.MAX_UPSTREAMS) {
             throw new CompileException(spec.name(), "upstreams",
                     "must list 1 to " + UpstreamGroup.MAX_UPSTREAMS + " upstreams (or none, when static is set)");
         }
         int connectTimeout = (int) Math.min(Integer.MAX_VALUE, spec.connectTimeout().toMillis());
-        UpstreamGroup group = proxied ? group(spec, slot, connectTimeout, bind, poolKeys) : null;
+        UpstreamGroup group = proxied ? group(spec, connectTimeout, bind, poolKeys, runtime) : null;
 
         // Response hooks run in reverse, so response rules come first: they see the security defaults and can
         // replace or remove them.
@@ -170,13 +184,13 @@ public class SnapshotCompiler {
         // which a hit does not need.
         ResponseStore store = bind && proxied ? stores.get(spec.id()) : null;
         if (store != null) {
-            stages.add(new CacheStage(spec.cache(), store, forward));
+            stages.add(new CacheStage(spec.cache(), store, forward, runtime));
         }
         // Files come after the cache (which stores what the upstreams answer for paths no file matches) and before
         // anything that only prepares the upstream request.
         CompressionPolicy compression = spec.compression().enabled() ? new CompressionPolicy(spec.compression()) : null;
         if (spec.staticFiles() != null) {
-            stages.add(new StaticFilesStage(spec.staticFiles(), proxied, compression));
+            stages.add(new StaticFilesStage(spec.staticFiles(), proxied, compression, runtime));
         }
         if (proxied) {
             stages.add(ForwardingHeadersStage.INSTANCE);
@@ -187,10 +201,11 @@ public class SnapshotCompiler {
             stages.add(forward);
         }
         return new CompiledVhost(spec, stages.toArray(new Stage[0]), group,
-                bind ? stats.forVhost(spec.name()) : null, compression);
+                bind ? stats.forVhost(spec.name()) : null, compression, runtime);
     }
 
-    private UpstreamGroup group(VhostSpec spec, int slot, int connectTimeout, boolean bind, Set<String> poolKeys) {
+    private UpstreamGroup group(VhostSpec spec, int connectTimeout, boolean bind, Set<String> poolKeys,
+                                VhostRuntime runtime) {
         List<UpstreamTarget> targets = new ArrayList<>(spec.upstreams().size());
         for (UpstreamSpec upstream : spec.upstreams()) {
             UpstreamHealth upstreamHealth = bind
@@ -201,7 +216,11 @@ public class SnapshotCompiler {
             targets.add(new UpstreamTarget(targets.size(), upstream,
                     SocketAddress.inetSocketAddress(upstream.port(), upstream.host()), poolKey, upstreamHealth));
         }
-        return new UpstreamGroup(targets, slot);
+        UpstreamSelector<?> selector = UpstreamGroup.roundRobin(targets);
+        // The loops' cursors carry over while the upstreams and their weights stay the same.
+        UpstreamRuntime states = runtime.claim(UpstreamRuntime.KEY, selector.compatibility(),
+                () -> new UpstreamRuntime(eventLoops));
+        return new UpstreamGroup(targets, selector, states);
     }
 
     private ForwardStage forward(VhostSpec spec, UpstreamGroup group, int connectTimeout) {

@@ -19,7 +19,7 @@ import java.util.function.Consumer;
 public class SnapshotHolder {
 
     private volatile RoutingSnapshot current = new RoutingSnapshot(0, Instant.EPOCH, List.of(), Map.of(), Map.of(),
-            0, Set.of(), TrustedProxies.NONE, "portico");
+            Set.of(), TrustedProxies.NONE, "portico");
     private volatile boolean published;
     private final List<Consumer<RoutingSnapshot>> listeners = new CopyOnWriteArrayList<>();
 

@@ -9,6 +9,7 @@ import dev.portico.proxy.core.RequestTarget;
 import dev.portico.proxy.core.UpstreamTap;
 import dev.portico.proxy.core.outcome.LocalReason;
 import dev.portico.proxy.core.outcome.ProxyError;
+import dev.portico.proxy.upstream.balance.AttemptOutcome;
 import dev.portico.proxy.upstream.balance.UpstreamTarget;
 import dev.portico.proxy.upstream.pool.BodyHandoff;
 import dev.portico.proxy.upstream.pool.UpstreamClients;
@@ -102,11 +103,16 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
                 return;
             }
             ProxyError error = ProxyError.connecting(result.cause());
-            target.health().failed(System.nanoTime());
+            stage.group().report(exchange.loop(), target, AttemptOutcome.CONNECT_FAILED, System.nanoTime());
             LOG.debugf("request %s: connecting to %s failed: %s", exchange.requestId(), target.spec().origin(),
                     result.cause());
             lastError = error;
-            attempt();
+            if (error.retryable()) {
+                // Nothing was sent: the next upstream may take it.
+                attempt();
+            } else {
+                fail(error.reason(), error.detail());
+            }
             return;
         }
         HttpClientRequest request = result.result();
@@ -236,7 +242,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
                 tapBroken();
                 return;
             }
-            target.health().failed(System.nanoTime());
+            stage.group().report(exchange.loop(), target, AttemptOutcome.RESPONSE_FAILED, System.nanoTime());
             ProxyError error = ProxyError.awaitingResponse(result.cause());
             LOG.debugf("request %s: %s failed before responding: %s", exchange.requestId(), target.spec().origin(),
                     result.cause());
@@ -245,7 +251,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         }
         HttpClientResponse upstream = result.result();
         exchange.upstreamHeadersReceived();
-        target.health().succeeded();
+        stage.group().report(exchange.loop(), target, AttemptOutcome.RESPONDED, 0);
         if (clientGone) {
             upstreamRequest.reset();
             releasePool();

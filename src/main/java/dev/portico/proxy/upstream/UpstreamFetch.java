@@ -2,6 +2,7 @@ package dev.portico.proxy.upstream;
 
 import dev.portico.proxy.core.LoopState;
 import dev.portico.proxy.core.ReadDeadlines;
+import dev.portico.proxy.upstream.balance.AttemptOutcome;
 import dev.portico.proxy.upstream.balance.UpstreamTarget;
 import dev.portico.proxy.upstream.pool.UpstreamClients;
 import dev.portico.proxy.upstream.pool.UpstreamCodec;
@@ -50,19 +51,25 @@ public final class UpstreamFetch {
                 .setMethod(HttpMethod.GET)
                 .setURI(target.uriFor(pathAndQuery));
         Fetch fetch = new Fetch(loop.upstreams().readDeadlines(), stage.readTimeoutMillis(), maxBody, pool);
-        pool.client().request(options).compose(request -> {
+        pool.client().request(options).onComplete(connected -> {
+            if (connected.failed()) {
+                stage.group().report(loop, target, AttemptOutcome.CONNECT_FAILED, System.nanoTime());
+                fetch.failed(connected.cause());
+                return;
+            }
+            HttpClientRequest request = connected.result();
             request.headers().addAll(headers);
             request.headers().set(HttpHeaders.HOST, stage.hostFor(authority, target));
             request.headers().add(UpstreamCall.VIA, stage.via(request.version()));
-            return fetch.send(request);
-        }).onComplete(sent -> {
-            if (sent.failed()) {
-                target.health().failed(System.nanoTime());
-                fetch.failed(sent.cause());
-                return;
-            }
-            target.health().succeeded();
-            fetch.collect(sent.result());
+            fetch.send(request).onComplete(sent -> {
+                if (sent.failed()) {
+                    stage.group().report(loop, target, AttemptOutcome.RESPONSE_FAILED, System.nanoTime());
+                    fetch.failed(sent.cause());
+                    return;
+                }
+                stage.group().report(loop, target, AttemptOutcome.RESPONDED, 0);
+                fetch.collect(sent.result());
+            });
         });
         return fetch.result.future();
     }

@@ -2,36 +2,57 @@ package dev.portico.proxy.upstream.balance;
 
 import dev.portico.proxy.core.LoopState;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A vhost's upstreams and the order to use them in: nginx's smooth weighted round robin, expanded once at compile
- * time into a schedule (weights 3 and 1 give a, a, b, a) so that picking is an array walk with a cursor kept per
- * event loop, without atomics.
+ * A vhost's upstreams, the policy that picks among them ({@link UpstreamSelector}; today nginx's smooth weighted round
+ * robin) and the vhost's per-loop selector states, which outlive snapshots while the policy's compatibility holds
+ * ({@link UpstreamRuntime}). Immutable and shared by every event loop.
  */
-public final class UpstreamGroup {
+public final class UpstreamGroup implements UpstreamAvailability {
 
     /** A group may have at most this many upstreams (one bit each in the per-request "tried" mask). */
     public static final int MAX_UPSTREAMS = 64;
 
     private final UpstreamTarget[] targets;
-    private final int[] schedule;
-    private final int slot;
+    private final UpstreamSelector<Object> selector;
+    private final UpstreamRuntime runtime;
 
     /**
-     * @param slot this group's index among the snapshot's groups, for its per-event-loop cursor
+     * @param runtime the vhost's selector states: claim it with {@code selector.compatibility()}
      */
-    public UpstreamGroup(List<UpstreamTarget> targets, int slot) {
+    @SuppressWarnings("unchecked")
+    public UpstreamGroup(List<UpstreamTarget> targets, UpstreamSelector<?> selector, UpstreamRuntime runtime) {
         if (targets.isEmpty() || targets.size() > MAX_UPSTREAMS) {
             throw new IllegalArgumentException("a group has 1 to " + MAX_UPSTREAMS + " upstreams");
         }
         this.targets = targets.toArray(new UpstreamTarget[0]);
-        this.schedule = smoothSchedule(targets);
-        this.slot = slot;
+        // The runtime was claimed with this selector's compatibility, which names its kind: its states are this
+        // selector's type.
+        this.selector = (UpstreamSelector<Object>) selector;
+        this.runtime = runtime;
     }
 
+    /** nginx's smooth weighted round robin over {@code targets}, by their weights. */
+    public static UpstreamSelector<?> roundRobin(List<UpstreamTarget> targets) {
+        List<String> origins = new ArrayList<>(targets.size());
+        int[] weights = new int[targets.size()];
+        for (int i = 0; i < weights.length; i++) {
+            origins.add(targets.get(i).spec().origin());
+            weights[i] = targets.get(i).spec().weight();
+        }
+        return new SmoothWeightedRoundRobin(origins, weights);
+    }
+
+    @Override
     public int size() {
         return targets.length;
+    }
+
+    @Override
+    public boolean available(int index, long nowNanos) {
+        return targets[index].health().available(nowNanos);
     }
 
     public UpstreamTarget target(int index) {
@@ -39,42 +60,25 @@ public final class UpstreamGroup {
     }
 
     /**
-     * The next upstream in the schedule that is available and not yet tried for this request, or null.
+     * The upstream for the next attempt of a request, or null when every one was tried or none is available.
      *
      * @param tried bit i set when target i was already tried
      */
     public UpstreamTarget pick(LoopState loop, long tried, long nowNanos) {
-        int cursor = loop.cursor(slot);
-        for (int i = 0; i < schedule.length; i++) {
-            int position = (cursor + i) % schedule.length;
-            UpstreamTarget target = targets[schedule[position]];
-            // As in nginx, a lone upstream is never taken out: there is nothing to fail over to.
-            if ((tried & (1L << target.index())) == 0 && (targets.length == 1 || target.health().available(nowNanos))) {
-                loop.cursor(slot, position + 1);
-                return target;
-            }
-        }
-        return null;
+        int index = selector.pick(runtime.loopState(selector, loop.index()), this, tried, nowNanos);
+        return index < 0 ? null : targets[index];
     }
 
-    static int[] smoothSchedule(List<UpstreamTarget> targets) {
-        int total = 0;
-        for (UpstreamTarget t : targets) {
-            total += t.spec().weight();
+    /**
+     * How an attempt went: passive health (nginx's {@code max_fails}/{@code fail_timeout}) counts upstream failures,
+     * and the selector hears every outcome. A client that left is no outcome.
+     */
+    public void report(LoopState loop, UpstreamTarget target, AttemptOutcome outcome, long nowNanos) {
+        if (outcome == AttemptOutcome.RESPONDED) {
+            target.health().succeeded();
+        } else {
+            target.health().failed(nowNanos);
         }
-        int[] schedule = new int[total];
-        int[] current = new int[targets.size()];
-        for (int step = 0; step < total; step++) {
-            int best = 0;
-            for (int i = 0; i < current.length; i++) {
-                current[i] += targets.get(i).spec().weight();
-                if (current[i] > current[best]) {
-                    best = i;
-                }
-            }
-            current[best] -= total;
-            schedule[step] = best;
-        }
-        return schedule;
+        selector.report(runtime.loopState(selector, loop.index()), target.index(), outcome, nowNanos);
     }
 }
