@@ -3,6 +3,7 @@ package dev.portico.proxy.core;
 import dev.portico.http.negotiation.AcceptEncoding;
 import dev.portico.proxy.core.outcome.CacheOutcome;
 import dev.portico.proxy.core.outcome.LocalReason;
+import dev.portico.proxy.core.outcome.LocalReply;
 import dev.portico.proxy.route.RoutingSnapshot;
 import dev.portico.proxy.server.http1.RequestGuard;
 import io.vertx.core.buffer.Buffer;
@@ -10,7 +11,6 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
-import io.vertx.core.json.JsonObject;
 import io.vertx.core.streams.ReadStream;
 
 import java.util.function.Consumer;
@@ -25,7 +25,6 @@ public final class Exchange {
     /** Header names are pre-encoded {@code AsciiString}s: hashed once, written without encoding. */
     public static final CharSequence REQUEST_ID_HEADER = HttpHeaders.createOptimized("X-Request-Id");
     private static final Stage[] NO_STAGES = new Stage[0];
-    private static final String PROBLEM_JSON = "application/problem+json";
 
     private final HttpServerRequest request;
     private final HttpServerResponse response;
@@ -330,22 +329,9 @@ public final class Exchange {
         }
         // An unread request body would otherwise sit in front of the next request on this connection.
         boolean close = closeConnection || !request.isEnded() && RequestTarget.hasBody(request);
-        Buffer body = new JsonObject()
-                .put("type", "urn:portico:problem:" + reason.code())
-                .put("title", reason.title())
-                .put("status", reason.status())
-                .put("detail", detail)
-                .put("reason", reason.code())
-                .put("requestId", requestId)
-                .toBuffer();
+        Buffer body = LocalReply.problem(reason, detail, requestId);
         response.setStatusCode(reason.status());
-        var headers = response.headers();
-        headers.set(HttpHeaders.CONTENT_TYPE, PROBLEM_JSON);
-        headers.set(HttpHeaders.CACHE_CONTROL, "no-store");
-        headers.set(HttpHeaders.CONTENT_LENGTH, Integer.toString(body.length()));
-        if (close) {
-            headers.set(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
-        }
+        LocalReply.describe(response.headers(), body.length(), close);
         sendHead();
         response.end(body);
         if (close) {
