@@ -10,6 +10,7 @@ import dev.portico.cache.rules.Invalidation;
 import dev.portico.cache.rules.VaryKey;
 import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.Stage;
+import dev.portico.proxy.core.StageFactory;
 import dev.portico.proxy.core.UpstreamTap;
 import dev.portico.proxy.core.VhostRuntime;
 import dev.portico.proxy.core.outcome.CacheOutcome;
@@ -34,6 +35,11 @@ public final class CacheStage implements Stage {
 
     private static final Set<HttpMethod> SAFE = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS,
             HttpMethod.TRACE);
+
+    /** On a vhost with upstreams whose cache is on (a dry run binds no store, so builds none). */
+    public static final StageFactory FACTORY = context -> context.store() == null ? null
+            : new CacheStage(context.spec().cache(), context.store(), context.built(ForwardStage.class),
+                    context.runtime());
 
     private final CacheSpec spec;
     private final ResponseStore store;

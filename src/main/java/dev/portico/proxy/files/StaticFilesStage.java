@@ -6,6 +6,7 @@ import dev.portico.http.DateHeader;
 import dev.portico.http.coding.CompressionPolicy;
 import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.Stage;
+import dev.portico.proxy.core.StageFactory;
 import dev.portico.proxy.core.UpstreamTap;
 import dev.portico.proxy.core.VhostRuntime;
 import dev.portico.proxy.core.outcome.CacheOutcome;
@@ -45,6 +46,11 @@ public final class StaticFilesStage implements Stage {
     static final long LOOKUP_CACHE_BYTES = 8L << 20;
     private static final Logger LOG = Logger.getLogger(StaticFilesStage.class);
     private static final String ALLOW = "GET, HEAD";
+
+    /** On a vhost with a static root; with upstreams, it hands on what no file matches. */
+    public static final StageFactory FACTORY = context -> context.spec().staticFiles() == null ? null
+            : new StaticFilesStage(context.spec().staticFiles(), context.proxied(), context.compression(),
+                    context.runtime());
 
     private final StaticSpec spec;
     private final boolean fallback;

@@ -2,6 +2,7 @@ package dev.portico.proxy.forwarding;
 
 import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.Stage;
+import dev.portico.proxy.core.StageFactory;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;
 
@@ -13,6 +14,9 @@ import io.vertx.core.http.HttpHeaders;
 public final class ForwardingHeadersStage implements Stage {
 
     public static final ForwardingHeadersStage INSTANCE = new ForwardingHeadersStage();
+
+    /** On every vhost with upstreams. */
+    public static final StageFactory FACTORY = context -> context.proxied() ? INSTANCE : null;
 
     // Pre-encoded names: hashed once, written without encoding, on every forwarded request.
     static final CharSequence FORWARDED = HttpHeaders.createOptimized("Forwarded");

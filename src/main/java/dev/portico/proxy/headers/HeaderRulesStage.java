@@ -2,9 +2,11 @@ package dev.portico.proxy.headers;
 
 import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.Stage;
+import dev.portico.proxy.core.StageFactory;
 import dev.portico.vhost.HeaderRules;
 import io.vertx.core.MultiMap;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Applies a vhost's configured header edits to the request on its way up, or to the response on its way down. */
@@ -17,6 +19,22 @@ public final class HeaderRulesStage implements Stage {
         this.rules = rules;
         this.onRequest = onRequest;
     }
+
+    /** The vhost's response edits; outermost, so they see the security defaults and can replace or remove them. */
+    public static final StageFactory RESPONSE = context -> context.spec().responseHeaders().isEmpty() ? null
+            : forResponse(context.spec().responseHeaders());
+
+    /**
+     * The vhost's request edits, last before the forwarder; a {@code Host} among them is not an edit (the forwarder
+     * sends it upstream instead).
+     */
+    public static final StageFactory REQUEST = context -> {
+        if (!context.proxied()) {
+            return null;
+        }
+        HeaderRules rules = withoutHost(context.spec().requestHeaders());
+        return rules.isEmpty() ? null : forRequest(rules);
+    };
 
     public static HeaderRulesStage forRequest(HeaderRules rules) {
         return new HeaderRulesStage(rules, true);
@@ -51,5 +69,15 @@ public final class HeaderRulesStage implements Stage {
         for (Map.Entry<String, String> e : rules.add().entrySet()) {
             headers.add(e.getKey(), e.getValue());
         }
+    }
+
+    private static HeaderRules withoutHost(HeaderRules rules) {
+        Map<String, String> set = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : rules.set().entrySet()) {
+            if (!e.getKey().equalsIgnoreCase("host")) {
+                set.put(e.getKey(), e.getValue());
+            }
+        }
+        return new HeaderRules(set, rules.add(), rules.remove());
     }
 }

@@ -2,6 +2,7 @@ package dev.portico.proxy.headers;
 
 import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.Stage;
+import dev.portico.proxy.core.StageFactory;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;
 
@@ -12,6 +13,9 @@ import io.vertx.core.http.HttpHeaders;
 public final class SecurityHeadersStage implements Stage {
 
     public static final SecurityHeadersStage DEFAULTS = new SecurityHeadersStage();
+
+    /** Present unless the vhost turns the defaults off. */
+    public static final StageFactory FACTORY = context -> context.spec().securityHeaders() ? DEFAULTS : null;
 
     // Pre-encoded names and values: hashed once, written without encoding, on every response.
     static final CharSequence CONTENT_TYPE_OPTIONS = HttpHeaders.createOptimized("X-Content-Type-Options");

@@ -3,6 +3,7 @@ package dev.portico.proxy.limits;
 import dev.portico.http.DeclaredLength;
 import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.Stage;
+import dev.portico.proxy.core.StageFactory;
 import dev.portico.proxy.core.outcome.LocalReason;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
@@ -19,6 +20,10 @@ public final class RequestBodyLimitStage implements Stage {
     private final long maxBytes;
 
     /** @param maxBytes the largest body accepted, at least 1 */
+    /** No stage at all without a limit. */
+    public static final StageFactory FACTORY = context -> context.maxRequestBody() > 0
+            ? new RequestBodyLimitStage(context.maxRequestBody()) : null;
+
     public RequestBodyLimitStage(long maxBytes) {
         if (maxBytes < 1) {
             throw new IllegalArgumentException("a body limit must be at least one byte");

@@ -5,16 +5,10 @@ import dev.portico.cache.ResponseStore;
 import dev.portico.config.PorticoConfig;
 import dev.portico.http.TrustedProxies;
 import dev.portico.http.coding.CompressionPolicy;
-import dev.portico.proxy.cache.CacheStage;
 import dev.portico.proxy.core.CompiledVhost;
 import dev.portico.proxy.core.Stage;
 import dev.portico.proxy.core.StatsRegistry;
 import dev.portico.proxy.core.VhostRuntime;
-import dev.portico.proxy.files.StaticFilesStage;
-import dev.portico.proxy.forwarding.ForwardingHeadersStage;
-import dev.portico.proxy.headers.HeaderRulesStage;
-import dev.portico.proxy.headers.SecurityHeadersStage;
-import dev.portico.proxy.limits.RequestBodyLimitStage;
 import dev.portico.proxy.upstream.ForwardStage;
 import dev.portico.proxy.upstream.balance.UpstreamRuntime;
 import dev.portico.proxy.upstream.balance.UpstreamGroup;
@@ -164,43 +158,13 @@ public class SnapshotCompiler {
         int connectTimeout = (int) Math.min(Integer.MAX_VALUE, spec.connectTimeout().toMillis());
         UpstreamGroup group = proxied ? group(spec, connectTimeout, bind, poolKeys, runtime) : null;
 
-        // Response hooks run in reverse, so response rules come first: they see the security defaults and can
-        // replace or remove them.
-        List<Stage> stages = new ArrayList<>();
-        if (!spec.responseHeaders().isEmpty()) {
-            stages.add(HeaderRulesStage.forResponse(spec.responseHeaders()));
-        }
-        if (spec.securityHeaders()) {
-            stages.add(SecurityHeadersStage.DEFAULTS);
-        }
-        // Before anything that could read the body or answer 100-continue; after the response edits, so that a 413
-        // carries them like any other local reply. No stage at all without a limit.
         long maxRequestBody = spec.maxRequestBody() != null ? spec.maxRequestBody() : defaultMaxRequestBody;
-        if (maxRequestBody > 0) {
-            stages.add(new RequestBodyLimitStage(maxRequestBody));
-        }
-        ForwardStage forward = proxied ? forward(spec, group, connectTimeout) : null;
-        // The cache sits inside the response edits (they apply to hits too) and before the forwarding headers,
-        // which a hit does not need.
-        ResponseStore store = bind && proxied ? stores.get(spec.id()) : null;
-        if (store != null) {
-            stages.add(new CacheStage(spec.cache(), store, forward, runtime));
-        }
-        // Files come after the cache (which stores what the upstreams answer for paths no file matches) and before
-        // anything that only prepares the upstream request.
         CompressionPolicy compression = spec.compression().enabled() ? new CompressionPolicy(spec.compression()) : null;
-        if (spec.staticFiles() != null) {
-            stages.add(new StaticFilesStage(spec.staticFiles(), proxied, compression, runtime));
-        }
-        if (proxied) {
-            stages.add(ForwardingHeadersStage.INSTANCE);
-            HeaderRules requestRules = requestRulesWithoutHost(spec.requestHeaders());
-            if (!requestRules.isEmpty()) {
-                stages.add(HeaderRulesStage.forRequest(requestRules));
-            }
-            stages.add(forward);
-        }
-        return new CompiledVhost(spec, stages.toArray(new Stage[0]), group,
+        ResponseStore store = bind && proxied ? stores.get(spec.id()) : null;
+        Compilation compilation = new Compilation(spec, runtime, proxied, compression, maxRequestBody, store);
+        Stage[] stages = compilation.pipeline(StageRegistry.pipeline(
+                context -> proxied ? forward(spec, group, connectTimeout) : null));
+        return new CompiledVhost(spec, stages, group,
                 bind ? stats.forVhost(spec.name()) : null, compression, runtime);
     }
 
@@ -236,15 +200,5 @@ public class SnapshotCompiler {
             }
         }
         return null;
-    }
-
-    private static HeaderRules requestRulesWithoutHost(HeaderRules rules) {
-        Map<String, String> set = new LinkedHashMap<>();
-        for (Map.Entry<String, String> e : rules.set().entrySet()) {
-            if (!e.getKey().equalsIgnoreCase(HOST)) {
-                set.put(e.getKey(), e.getValue());
-            }
-        }
-        return new HeaderRules(set, rules.add(), rules.remove());
     }
 }

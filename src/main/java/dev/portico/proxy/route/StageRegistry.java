@@ -1,0 +1,41 @@
+package dev.portico.proxy.route;
+
+import dev.portico.proxy.cache.CacheStage;
+import dev.portico.proxy.core.StageFactory;
+import dev.portico.proxy.files.StaticFilesStage;
+import dev.portico.proxy.forwarding.ForwardingHeadersStage;
+import dev.portico.proxy.headers.HeaderRulesStage;
+import dev.portico.proxy.headers.SecurityHeadersStage;
+import dev.portico.proxy.limits.RequestBodyLimitStage;
+
+import java.util.List;
+
+/**
+ * Every stage a vhost's pipeline can have, in pipeline order, outermost first: adding a stage is its folder and one
+ * line here. Requests pass the stages in this order; response heads come back through those that ran in reverse.
+ */
+final class StageRegistry {
+
+    private StageRegistry() {
+    }
+
+    /** @param forward the factory of the forwarder, the innermost stage (the compiler owns the upstream groups) */
+    static List<StageFactory> pipeline(StageFactory forward) {
+        return List.of(
+                // Response edits run last on the way back, so they see the security defaults and can replace them.
+                HeaderRulesStage.RESPONSE,
+                SecurityHeadersStage.FACTORY,
+                // Before anything that could read the body or answer 100-continue; after the response edits, so a
+                // 413 carries them like any other local reply.
+                RequestBodyLimitStage.FACTORY,
+                // Inside the response edits (they apply to hits too), before the forwarding headers a hit does not
+                // need.
+                CacheStage.FACTORY,
+                // After the cache (which stores what the upstreams answer for paths no file matches), before what
+                // only prepares the upstream request.
+                StaticFilesStage.FACTORY,
+                ForwardingHeadersStage.FACTORY,
+                HeaderRulesStage.REQUEST,
+                forward);
+    }
+}
