@@ -76,8 +76,8 @@ class ArchitectureRulesBiteTest {
     @Test
     void synchronizedBlocksAndMethodsOnEventLoopCodeAreCaughtButNotOffTheLoops() {
         EvaluationResult result = bites(Rules::eventLoopCodeNeverTakesAMonitor,
-                "fixture.proxy.upstream.Locks.increment()V> has a synchronized block",
-                "fixture.proxy.upstream.SyncMethod.increment()V> is synchronized");
+                "fixture.proxy.upstream.Locks.increment()> has a synchronized block",
+                "fixture.proxy.upstream.SyncMethod.increment()> is synchronized");
         assertNotReported(result, "offloop");
     }
 

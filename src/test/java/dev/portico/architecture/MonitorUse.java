@@ -8,12 +8,14 @@ import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.StringJoiner;
 
 /**
  * A class that takes a monitor: a {@code synchronized} method (ACC_SYNCHRONIZED) or a {@code synchronized} block
@@ -45,8 +47,9 @@ final class MonitorUse {
                 @Override
                 public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
                         String[] exceptions) {
+                    String method = "Method <" + owner + "." + name + parameters(descriptor) + ">";
                     if ((access & Opcodes.ACC_SYNCHRONIZED) != 0) {
-                        uses.add("Method <" + owner + "." + name + descriptor + "> is synchronized");
+                        uses.add(method + " is synchronized");
                     }
                     return new MethodVisitor(Opcodes.ASM9) {
                         private boolean reported;
@@ -55,7 +58,7 @@ final class MonitorUse {
                         public void visitInsn(int opcode) {
                             if (opcode == Opcodes.MONITORENTER && !reported) {
                                 reported = true;
-                                uses.add("Method <" + owner + "." + name + descriptor + "> has a synchronized block");
+                                uses.add(method + " has a synchronized block");
                             }
                         }
                     };
@@ -65,6 +68,15 @@ final class MonitorUse {
             throw new UncheckedIOException("cannot read the class file of " + owner, e);
         }
         return uses;
+    }
+
+    /** The parameter list as ArchUnit writes it, {@code (java.util.Map, long)}, so frozen lines read alike. */
+    private static String parameters(String descriptor) {
+        StringJoiner joined = new StringJoiner(", ", "(", ")");
+        for (Type parameter : Type.getArgumentTypes(descriptor)) {
+            joined.add(parameter.getClassName());
+        }
+        return joined.toString();
     }
 
     private static InputStream classFile(JavaClass javaClass) throws IOException {

@@ -47,9 +47,9 @@ final class Rules {
             "io.quarkus.hibernate..", "io.quarkus.panache..", "io.agroal..", "jakarta.transaction..",
             "io.quarkus.narayana..", "org.postgresql..", "org.flywaydb.."};
 
-    /** Vert.x's implementation packages: no compatibility promise, so only the server may lean on them. */
+    /** Vert.x's and Netty's implementation packages: no compatibility promise, so only the server may use them. */
     static final String[] VERTX_INTERNALS = {"io.vertx.core.impl..", "io.vertx.core.net.impl..",
-            "io.vertx.core.http.impl.."};
+            "io.vertx.core.http.impl..", "io.netty.util.internal.."};
 
     /** The java.io and java.nio types whose every use reads or writes the disk on the calling thread. */
     private static final Class<?>[] BLOCKING_FILE_TYPES = {Files.class, File.class, FileInputStream.class,
@@ -206,8 +206,8 @@ final class Rules {
         return noClasses().that().resideInAPackage(root + "..")
                 .and().resideOutsideOfPackage(root + ".proxy.server..")
                 .should().dependOnClassesThat().resideInAnyPackage(VERTX_INTERNALS)
-                .as("Vert.x internals (io.vertx.core.impl, .net.impl, .http.impl) are used only behind "
-                        + "proxy.server");
+                .as("Vert.x and Netty internals (io.vertx.core.impl, .net.impl, .http.impl, "
+                        + "io.netty.util.internal) are used only behind proxy.server");
     }
 
     /** A call to a method named like {@code names} of {@code type} or of one of its subtypes. */
