@@ -1,6 +1,5 @@
 package dev.portico.cache;
 
-import dev.portico.config.PorticoConfig;
 import jakarta.inject.Singleton;
 
 import java.util.Map;
@@ -18,8 +17,8 @@ public class CacheRegistry {
     private final long budget;
     private final Map<UUID, ResponseStore> stores = new ConcurrentHashMap<>();
 
-    public CacheRegistry(PorticoConfig config) {
-        this.budget = config.cache().memoryBudget().asLongValue();
+    public CacheRegistry(CacheSettings config) {
+        this.budget = config.memoryBudget().asLongValue();
     }
 
     /** The global budget in bytes. */

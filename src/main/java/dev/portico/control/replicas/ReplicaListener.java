@@ -1,6 +1,6 @@
 package dev.portico.control.replicas;
 
-import dev.portico.config.PorticoConfig;
+import dev.portico.control.snapshot.ReloadSettings;
 import io.quarkus.arc.All;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -33,7 +33,7 @@ public class ReplicaListener {
     private static final Logger LOG = Logger.getLogger(ReplicaListener.class);
 
     private final Map<String, ReplicaChannel> channels = new LinkedHashMap<>();
-    private final PorticoConfig config;
+    private final ReloadSettings config;
     private final Optional<String> url;
     private final Optional<String> username;
     private final Optional<String> password;
@@ -41,7 +41,7 @@ public class ReplicaListener {
     private volatile Connection connection;
     private Thread thread;
 
-    public ReplicaListener(@All List<ReplicaChannel> channels, PorticoConfig config,
+    public ReplicaListener(@All List<ReplicaChannel> channels, ReloadSettings config,
                                 @ConfigProperty(name = "quarkus.datasource.jdbc.url") Optional<String> url,
                                 @ConfigProperty(name = "quarkus.datasource.username") Optional<String> username,
                                 @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password) {
@@ -55,7 +55,7 @@ public class ReplicaListener {
     }
 
     void start(@Observes StartupEvent event) {
-        if (!config.reload().listen() || url.isEmpty()) {
+        if (!config.listen() || url.isEmpty()) {
             return;
         }
         running = true;

@@ -1,6 +1,6 @@
 package dev.portico.control.store;
 
-import dev.portico.config.PorticoConfig;
+import dev.portico.telemetry.analytics.AnalyticsSettings;
 import dev.portico.telemetry.analytics.TrafficStore;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,9 +21,9 @@ public class AnalyticsRetention {
     private final TrafficStore store;
     private final Duration retention;
 
-    public AnalyticsRetention(TrafficStore store, PorticoConfig config) {
+    public AnalyticsRetention(TrafficStore store, AnalyticsSettings config) {
         this.store = store;
-        this.retention = config.analytics().retention();
+        this.retention = config.retention();
     }
 
     @Scheduled(every = "${portico.analytics.purge-interval}", delayed = "${portico.analytics.purge-interval}",

@@ -1,6 +1,5 @@
 package dev.portico.proxy.core;
 
-import dev.portico.config.PorticoConfig;
 import dev.portico.proxy.core.counters.ConnectionCounts;
 import dev.portico.proxy.core.counters.VhostStats;
 import jakarta.inject.Singleton;
@@ -26,8 +25,8 @@ public class StatsRegistry {
     private final VhostStats unmatched;
     private final ConnectionCounts connections;
 
-    public StatsRegistry(PorticoConfig config) {
-        this.loops = config.dataplane().eventLoopCount();
+    public StatsRegistry(DataPlaneSettings config) {
+        this.loops = config.eventLoopCount();
         this.unmatched = new VhostStats(UNMATCHED, loops);
         this.connections = new ConnectionCounts(loops);
     }

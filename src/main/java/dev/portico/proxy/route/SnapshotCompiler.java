@@ -1,8 +1,9 @@
 package dev.portico.proxy.route;
 
+import dev.portico.proxy.upstream.UpstreamSettings;
+import dev.portico.proxy.core.DataPlaneSettings;
 import dev.portico.cache.CacheRegistry;
 import dev.portico.cache.ResponseStore;
-import dev.portico.config.PorticoConfig;
 import dev.portico.http.TrustedProxies;
 import dev.portico.http.coding.CompressionPolicy;
 import dev.portico.proxy.core.CompiledVhost;
@@ -57,16 +58,17 @@ public class SnapshotCompiler {
     /** The vhosts' state across snapshots, by vhost id, as the last compile for publishing left it. */
     private Map<UUID, VhostRuntime> runtimes = new HashMap<>();
 
-    public SnapshotCompiler(PorticoConfig config, StatsRegistry stats, CacheRegistry caches) {
+    public SnapshotCompiler(DataPlaneSettings dataplane, UpstreamSettings upstream, StatsRegistry stats,
+                            CacheRegistry caches) {
         this.stats = stats;
         this.caches = caches;
-        this.trustedProxies = TrustedProxies.parse(config.dataplane().trustedProxies().orElse(List.of()));
-        this.viaPseudonym = config.dataplane().viaPseudonym()
+        this.trustedProxies = TrustedProxies.parse(dataplane.trustedProxies().orElse(List.of()));
+        this.viaPseudonym = dataplane.viaPseudonym()
                 .orElseGet(() -> "portico-" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16));
-        this.maxFails = config.upstream().maxFails();
-        this.failTimeoutNanos = config.upstream().failTimeout().toNanos();
-        this.defaultMaxRequestBody = config.dataplane().maxRequestBody().asLongValue();
-        this.eventLoops = config.dataplane().eventLoopCount();
+        this.maxFails = upstream.maxFails();
+        this.failTimeoutNanos = upstream.failTimeout().toNanos();
+        this.defaultMaxRequestBody = dataplane.maxRequestBody().asLongValue();
+        this.eventLoops = dataplane.eventLoopCount();
     }
 
     /** Builds a snapshot to publish; statistics and health state are bound to the vhosts it contains. */

@@ -1,6 +1,7 @@
 package dev.portico.proxy.server;
 
-import dev.portico.config.PorticoConfig;
+import dev.portico.proxy.core.DataPlaneSettings;
+import dev.portico.proxy.upstream.UpstreamSettings;
 import dev.portico.proxy.core.DataPlaneState;
 import dev.portico.proxy.core.RequestObserver;
 import dev.portico.proxy.core.StatsRegistry;
@@ -39,7 +40,8 @@ public class DataPlaneServer {
     private static final Logger LOG = Logger.getLogger(DataPlaneServer.class);
 
     private final Vertx vertx;
-    private final PorticoConfig config;
+    private final DataPlaneSettings config;
+    private final UpstreamSettings upstreamSettings;
     private final SnapshotHolder snapshots;
     private final StatsRegistry stats;
     private final RequestObserver[] observers;
@@ -48,23 +50,24 @@ public class DataPlaneServer {
     private volatile boolean listening;
     private volatile boolean started;
 
-    public DataPlaneServer(Vertx vertx, PorticoConfig config, SnapshotHolder snapshots, StatsRegistry stats,
-                           @All List<RequestObserver> observers) {
+    public DataPlaneServer(Vertx vertx, DataPlaneSettings config, UpstreamSettings upstreamSettings,
+                           SnapshotHolder snapshots, StatsRegistry stats, @All List<RequestObserver> observers) {
         this.vertx = vertx;
         this.config = config;
+        this.upstreamSettings = upstreamSettings;
         this.snapshots = snapshots;
         this.stats = stats;
         this.observers = observers.toArray(new RequestObserver[0]);
     }
 
     void start(@Observes @Priority(STARTUP_PRIORITY) StartupEvent event) throws Exception {
-        PorticoConfig.DataPlane dataplane = config.dataplane();
+        DataPlaneSettings dataplane = config;
         int instances = dataplane.eventLoopCount();
         // Port 0 means "any free port". A negative port makes Vert.x bind one random port shared by every server
         // listening with that same negative number; Quarkus' own servers use -1, so pick a number of our own.
         int port = dataplane.port() == 0 ? RANDOM_SHARED_PORT : dataplane.port();
-        UpstreamClients.Settings upstream = new UpstreamClients.Settings(config.upstream().maxConnections(),
-                (int) Math.max(1, config.upstream().keepAliveTimeout().toSeconds()));
+        UpstreamClients.Settings upstream = new UpstreamClients.Settings(upstreamSettings.maxConnections(),
+                (int) Math.max(1, upstreamSettings.keepAliveTimeout().toSeconds()));
         for (RequestObserver observer : observers) {
             observer.start(instances);
         }
@@ -94,7 +97,7 @@ public class DataPlaneServer {
             LOG.warn("Could not close the listening socket alone; draining with it open (responses ask clients to "
                     + "close their connections)");
         }
-        long deadline = System.nanoTime() + config.dataplane().shutdownGrace().toNanos();
+        long deadline = System.nanoTime() + config.shutdownGrace().toNanos();
         int inFlight;
         while ((inFlight = state.inFlight()) > 0 && System.nanoTime() < deadline) {
             try {

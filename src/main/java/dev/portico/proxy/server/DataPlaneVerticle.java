@@ -1,6 +1,6 @@
 package dev.portico.proxy.server;
 
-import dev.portico.config.PorticoConfig;
+import dev.portico.proxy.core.DataPlaneSettings;
 import dev.portico.proxy.core.DataPlaneState;
 import dev.portico.proxy.core.LoopState;
 import dev.portico.proxy.core.RequestObserver;
@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 final class DataPlaneVerticle extends AbstractVerticle {
 
     /** What every listener instance shares; built once by {@link DataPlaneServer}. */
-    record Services(PorticoConfig.DataPlane config, int port, UpstreamClients.Settings upstream,
+    record Services(DataPlaneSettings config, int port, UpstreamClients.Settings upstream,
                     SnapshotHolder snapshots, StatsRegistry stats, RequestObserver[] observers,
                     DataPlaneState shared) {
     }
@@ -45,7 +45,7 @@ final class DataPlaneVerticle extends AbstractVerticle {
 
     @Override
     public void start(Promise<Void> started) {
-        PorticoConfig.DataPlane config = services.config();
+        DataPlaneSettings config = services.config();
         // A shared executor is pooled by name, and closed with the verticle that asked for it.
         UpstreamClients upstreams = new UpstreamClients(context, services.upstream());
         loop = new LoopState(index, upstreams, services.shared(), context,

@@ -1,6 +1,5 @@
 package dev.portico.telemetry.accesslog;
 
-import dev.portico.config.PorticoConfig;
 import dev.portico.proxy.core.CompiledVhost;
 import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.RequestObserver;
@@ -77,7 +76,7 @@ public class AccessLog implements RequestObserver {
     private final Optional<Path> file;
     private final boolean stdout;
     private final WritableByteChannel standardOutput;
-    private final PorticoConfig.AccessLog config;
+    private final AccessLogSettings config;
     private final LineFormatter formatter;
     private final boolean unmatched;
     private final DropWarning drops = new DropWarning();
@@ -88,18 +87,14 @@ public class AccessLog implements RequestObserver {
     private LoopLog[] loops;
 
     @Inject
-    public AccessLog(PorticoConfig config) {
-        this(config.accessLog());
-    }
-
-    AccessLog(PorticoConfig.AccessLog config) {
+    public AccessLog(AccessLogSettings config) {
         // The process's file descriptor 1 itself, not System.out: nothing buffers or replaces it, and the writes
         // share the descriptor (and its offset, when standard output is a file) with the application's log.
         this(config, new FileOutputStream(FileDescriptor.out).getChannel());
     }
 
     /** For tests: {@code standardOutput} stands in for the process's standard output. */
-    AccessLog(PorticoConfig.AccessLog config, WritableByteChannel standardOutput) {
+    AccessLog(AccessLogSettings config, WritableByteChannel standardOutput) {
         this.config = config;
         String setting = config.file().map(String::trim).orElse("");
         this.stdout = setting.equalsIgnoreCase(STDOUT);

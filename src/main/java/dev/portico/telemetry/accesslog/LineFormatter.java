@@ -1,6 +1,5 @@
 package dev.portico.telemetry.accesslog;
 
-import dev.portico.config.PorticoConfig;
 
 /**
  * Turns one {@link AccessRecord} into one log line, newline included, appended to a {@link LineBuffer}.
@@ -14,8 +13,8 @@ interface LineFormatter {
     /** Replaces a redacted query string. */
     String REDACTED = "?REDACTED";
 
-    static LineFormatter of(PorticoConfig.AccessLog.Format format) {
-        return format == PorticoConfig.AccessLog.Format.COMBINED ? CombinedFormatter.INSTANCE
+    static LineFormatter of(AccessLogSettings.Format format) {
+        return format == AccessLogSettings.Format.COMBINED ? CombinedFormatter.INSTANCE
                 : JsonFormatter.INSTANCE;
     }
 

@@ -1,6 +1,6 @@
 package dev.portico.telemetry.analytics;
 
-import dev.portico.config.PorticoConfig;
+import dev.portico.proxy.core.DataPlaneSettings;
 import dev.portico.http.TrustedProxies;
 import dev.portico.proxy.core.CompiledVhost;
 import dev.portico.proxy.core.Exchange;
@@ -32,7 +32,7 @@ public class AnalyticsObserver implements RequestObserver {
     private static final String X_FORWARDED_FOR = "X-Forwarded-For";
     private static final Duration STOP_WAIT = Duration.ofSeconds(10);
 
-    private final PorticoConfig.Analytics config;
+    private final AnalyticsSettings config;
     private final TrustedProxies trusted;
     private final TrafficWriter.Sink store;
     // Set once in start(), before the event loops serve; read on every completed request.
@@ -42,12 +42,12 @@ public class AnalyticsObserver implements RequestObserver {
     private ScheduledExecutorService drainer;
 
     @Inject
-    public AnalyticsObserver(PorticoConfig config, TrafficStore store) {
-        this(config.analytics(), TrustedProxies.parse(config.dataplane().trustedProxies().orElse(List.of())),
+    public AnalyticsObserver(AnalyticsSettings config, DataPlaneSettings dataplane, TrafficStore store) {
+        this(config, TrustedProxies.parse(dataplane.trustedProxies().orElse(List.of())),
                 store::save);
     }
 
-    AnalyticsObserver(PorticoConfig.Analytics config, TrustedProxies trusted, TrafficWriter.Sink store) {
+    AnalyticsObserver(AnalyticsSettings config, TrustedProxies trusted, TrafficWriter.Sink store) {
         this.config = config;
         this.trusted = trusted;
         this.store = store;

@@ -3,7 +3,6 @@ package dev.portico.telemetry.analytics;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.portico.config.PorticoConfig;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -35,10 +34,10 @@ public class TrafficStore {
     private final ObjectMapper json;
     private final int top;
 
-    public TrafficStore(TrafficMinuteRepository repository, ObjectMapper json, PorticoConfig config) {
+    public TrafficStore(TrafficMinuteRepository repository, ObjectMapper json, AnalyticsSettings config) {
         this.repository = repository;
         this.json = json;
-        this.top = Math.max(1, config.analytics().top());
+        this.top = Math.max(1, config.top());
     }
 
     /**

@@ -1,6 +1,5 @@
 package dev.portico.telemetry.accesslog;
 
-import dev.portico.config.PorticoConfig;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -27,8 +26,8 @@ class AccessLogShutdownTest {
     @TempDir
     Path dir;
 
-    static PorticoConfig.AccessLog settings(String file, PorticoConfig.AccessLog.Format format) {
-        return new PorticoConfig.AccessLog() {
+    static AccessLogSettings settings(String file, AccessLogSettings.Format format) {
+        return new AccessLogSettings() {
             @Override
             public Optional<String> file() {
                 return Optional.of(file);
@@ -69,7 +68,7 @@ class AccessLogShutdownTest {
     @Test
     void theFinalFlushAndStopWriteEveryBufferedLine() throws Exception {
         Path file = dir.resolve("logs/access.log");
-        AccessLog log = new AccessLog(settings(file.toString(), PorticoConfig.AccessLog.Format.JSON));
+        AccessLog log = new AccessLog(settings(file.toString(), AccessLogSettings.Format.JSON));
         log.start(2);
         for (int i = 0; i < 100; i++) {
             for (int loop = 0; loop < 2; loop++) {
@@ -99,7 +98,7 @@ class AccessLogShutdownTest {
 
     @Test
     void offWritesNothing() throws Exception {
-        AccessLog log = new AccessLog(settings("off", PorticoConfig.AccessLog.Format.JSON));
+        AccessLog log = new AccessLog(settings("off", AccessLogSettings.Format.JSON));
         log.start(1);
         log.flush(0);
         log.stop();

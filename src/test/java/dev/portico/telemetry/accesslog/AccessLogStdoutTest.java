@@ -1,6 +1,5 @@
 package dev.portico.telemetry.accesslog;
 
-import dev.portico.config.PorticoConfig;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +30,7 @@ class AccessLogStdoutTest {
     void linesGoToStandardOutputAndNoFileIsCreated() throws Exception {
         Pipe pipe = Pipe.open();
         CompletableFuture<String> read = CompletableFuture.supplyAsync(() -> readAll(pipe.source()));
-        AccessLog log = new AccessLog(AccessLogShutdownTest.settings("stdout", PorticoConfig.AccessLog.Format.JSON),
+        AccessLog log = new AccessLog(AccessLogShutdownTest.settings("stdout", AccessLogSettings.Format.JSON),
                 pipe.sink());
         log.start(2);
         for (int i = 0; i < 50; i++) {

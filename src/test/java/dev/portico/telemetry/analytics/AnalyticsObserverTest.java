@@ -1,6 +1,5 @@
 package dev.portico.telemetry.analytics;
 
-import dev.portico.config.PorticoConfig;
 import dev.portico.http.TrustedProxies;
 import org.junit.jupiter.api.Test;
 
@@ -46,8 +45,8 @@ class AnalyticsObserverTest {
     }
 
     /** The defaults, with an hour-long bucket so nothing closes before stop. */
-    private static PorticoConfig.Analytics settings(boolean enabled) {
-        return new PorticoConfig.Analytics() {
+    private static AnalyticsSettings settings(boolean enabled) {
+        return new AnalyticsSettings() {
             public boolean enabled() {
                 return enabled;
             }

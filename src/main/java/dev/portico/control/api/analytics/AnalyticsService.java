@@ -1,6 +1,6 @@
 package dev.portico.control.api.analytics;
 
-import dev.portico.config.PorticoConfig;
+import dev.portico.telemetry.analytics.AnalyticsSettings;
 import dev.portico.control.api.error.ApiProblem;
 import dev.portico.control.store.VhostEntity;
 import dev.portico.control.store.VhostRepository;
@@ -28,10 +28,10 @@ public class AnalyticsService {
     private final TrafficStore store;
     private final Duration retention;
 
-    public AnalyticsService(VhostRepository vhosts, TrafficStore store, PorticoConfig config) {
+    public AnalyticsService(VhostRepository vhosts, TrafficStore store, AnalyticsSettings config) {
         this.vhosts = vhosts;
         this.store = store;
-        this.retention = config.analytics().retention();
+        this.retention = config.retention();
     }
 
     public AnalyticsView analytics(UUID id, String from, String to, String top) {

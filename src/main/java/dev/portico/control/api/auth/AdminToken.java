@@ -1,6 +1,5 @@
 package dev.portico.control.api.auth;
 
-import dev.portico.config.PorticoConfig;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;
@@ -30,17 +29,17 @@ public class AdminToken {
     /** Shortest configured token accepted; a generated one has 43 characters (256 random bits). */
     static final int MIN_LENGTH = 16;
 
-    private final PorticoConfig config;
+    private final AdminSettings config;
     private final EntityManager entityManager;
     private volatile byte[] expectedSha256;
 
-    public AdminToken(PorticoConfig config, EntityManager entityManager) {
+    public AdminToken(AdminSettings config, EntityManager entityManager) {
         this.config = config;
         this.entityManager = entityManager;
     }
 
     void init(@Observes @Priority(10) StartupEvent event) {
-        var configured = config.admin().token().filter(t -> !t.isBlank());
+        var configured = config.token().filter(t -> !t.isBlank());
         if (configured.isPresent()) {
             expectedSha256 = sha256(checkedLength(configured.get()));
             return;

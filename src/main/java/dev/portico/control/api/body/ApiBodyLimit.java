@@ -1,6 +1,6 @@
 package dev.portico.control.api.body;
 
-import dev.portico.config.PorticoConfig;
+import dev.portico.control.api.auth.AdminSettings;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
@@ -12,8 +12,8 @@ public class ApiBodyLimit {
 
     private final long bytes;
 
-    public ApiBodyLimit(PorticoConfig config) {
-        this.bytes = config.admin().maxBodySize().asLongValue();
+    public ApiBodyLimit(AdminSettings config) {
+        this.bytes = config.maxBodySize().asLongValue();
     }
 
     public long bytes() {

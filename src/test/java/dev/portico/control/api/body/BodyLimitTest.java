@@ -1,6 +1,6 @@
 package dev.portico.control.api.body;
 
-import dev.portico.config.PorticoConfig;
+import dev.portico.control.api.auth.AdminSettings;
 import dev.portico.testing.Api;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.RawHttp;
@@ -42,7 +42,7 @@ class BodyLimitTest {
     URL api;
 
     @Inject
-    PorticoConfig config;
+    AdminSettings config;
 
     @AfterEach
     void removeAllVhosts() {
@@ -106,7 +106,7 @@ class BodyLimitTest {
     }
 
     private long limit() {
-        return config.admin().maxBodySize().asLongValue();
+        return config.maxBodySize().asLongValue();
     }
 
     private byte[] oversized() {

@@ -1,0 +1,80 @@
+package dev.portico.proxy.core;
+
+import io.quarkus.runtime.configuration.MemorySize;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/** The proxy listener and its request limits. Settings under {@code portico.dataplane.*}. */
+@ConfigMapping(prefix = "portico.dataplane")
+public interface DataPlaneSettings {
+    /** TCP port of the proxy listener; {@code 0} picks a free port (tests). */
+    @WithDefault("8080")
+    int port();
+
+    @WithDefault("0.0.0.0")
+    String host();
+
+    /** Listener instances, one per event loop; defaults to the number of cores. */
+    OptionalInt eventLoops();
+
+    /** The number of data-plane event loops this instance runs. */
+    default int eventLoopCount() {
+        return eventLoops().orElse(Runtime.getRuntime().availableProcessors());
+    }
+
+    /** Closes idle client keep-alive connections (nginx {@code keepalive_timeout}). */
+    @WithDefault("75s")
+    Duration idleTimeout();
+
+    /**
+     * Longest wait for the next piece of a request body while Portico reads it (nginx {@code client_body_timeout});
+     * then 408, or a reset once the response has begun. Time the client is held back by a slow upstream does not
+     * count.
+     */
+    @WithDefault("60s")
+    Duration clientBodyTimeout();
+
+    /**
+     * How long a client may take to send a request head (nginx {@code client_header_timeout}): from a new
+     * connection's opening, and from the first byte of each later head, to the blank line that ends it. A head
+     * that began gets 408; a connection that sent nothing is closed. {@code 0} turns it off.
+     */
+    @WithDefault("30s")
+    Duration clientHeaderTimeout();
+
+    /** Longest request line accepted; longer gets 414. */
+    @WithDefault("8192")
+    int maxRequestLine();
+
+    /** Largest request header block accepted; larger gets 431. */
+    @WithDefault("32768")
+    int maxHeaderSize();
+
+    /**
+     * Largest request body of a vhost that does not set its own {@code maxRequestBody}; a larger declared
+     * {@code Content-Length} gets 413, a chunked body that grows past it is cut. {@code 0}: no limit.
+     */
+    @WithDefault("1G")
+    MemorySize maxRequestBody();
+
+    /**
+     * Peers (CIDRs or single addresses) whose {@code Forwarded}/{@code X-Forwarded-*}/{@code X-Real-IP}
+     * headers are trusted and extended; headers from any other peer are replaced. Default: none.
+     */
+    Optional<List<String>> trustedProxies();
+
+    /**
+     * The pseudonym this instance writes in {@code Via}; a request that already carries it has looped back
+     * and is refused with 508. Defaults to {@code portico-} and a random suffix chosen at start.
+     */
+    Optional<String> viaPseudonym();
+
+    /** How long shutdown waits for in-flight requests after it stops accepting connections. */
+    @WithDefault("30s")
+    Duration shutdownGrace();
+}
