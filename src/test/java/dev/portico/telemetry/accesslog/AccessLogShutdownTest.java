@@ -1,5 +1,7 @@
 package dev.portico.telemetry.accesslog;
 
+import java.time.Duration;
+import dev.portico.testing.Eventually;
 import dev.portico.config.PorticoConfig;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.vertx.core.json.JsonObject;
@@ -66,6 +68,14 @@ class AccessLogShutdownTest {
         };
     }
 
+    private static long sizeOf(Path file) {
+        try {
+            return Files.size(file);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     @Test
     void theFinalFlushAndStopWriteEveryBufferedLine() throws Exception {
         Path file = dir.resolve("logs/access.log");
@@ -79,9 +89,9 @@ class AccessLogShutdownTest {
                 log.write(loop);
             }
         }
-        // 100 lines of ~400 bytes fit in one 64 KiB batch per loop: nothing has been handed to the writer yet.
-        Thread.sleep(300);
-        assertEquals(0, Files.size(file));
+        // 100 lines of ~400 bytes fit in one 64 KiB batch per loop: nothing has been handed to the writer yet, so
+        // the file stays empty however long one watches it (a writer that got a batch writes it within milliseconds).
+        assertEquals(0, Eventually.stable(Duration.ofSeconds(5), Duration.ofMillis(300), () -> sizeOf(file)));
 
         log.flush(0);
         log.flush(1);
