@@ -1,5 +1,7 @@
 package dev.portico.proxy.route;
 
+import java.time.Duration;
+import dev.portico.testing.Eventually;
 import dev.portico.testing.Api;
 import dev.portico.testing.DataPlaneTestSupport;
 import dev.portico.testing.OriginServer;
@@ -108,11 +110,8 @@ class LiveReconfigurationTest extends DataPlaneTestSupport {
         assertEquals("19", client.get("busy.test", "/echo").header("X-Change"));
     }
 
-    private static void awaitRequests(OriginServer origin, int count) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (origin.requestCount() < count && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertEquals(count, origin.requestCount(), "requests that reached the origin");
+    private static void awaitRequests(OriginServer origin, int count) {
+        long reached = Eventually.value(Duration.ofSeconds(5), () -> (long) origin.requestCount(), n -> n >= count);
+        assertEquals(count, reached, "requests that reached the origin");
     }
 }
