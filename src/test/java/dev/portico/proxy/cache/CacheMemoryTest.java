@@ -1,15 +1,14 @@
 package dev.portico.proxy.cache;
 
-import java.time.Duration;
-import dev.portico.testing.Eventually;
 import dev.portico.cache.CacheRegistry;
 import dev.portico.cache.ResponseStore;
 import dev.portico.proxy.server.DataPlaneServer;
 import dev.portico.testing.Api;
+import dev.portico.testing.Eventually;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient;
-import dev.portico.testing.ScriptedOrigin;
 import dev.portico.testing.ScriptedOrigin.Reply;
+import dev.portico.testing.ScriptedOrigin;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.buffer.Buffer;
@@ -20,6 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.SplittableRandom;
 import java.util.UUID;
 

@@ -1,8 +1,8 @@
 package dev.portico.proxy.cache;
 
-import dev.portico.testing.Eventually;
 import dev.portico.testing.Api;
 import dev.portico.testing.CacheTestSupport;
+import dev.portico.testing.Eventually;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient.Reply;
 import dev.portico.testing.ScriptedOrigin;

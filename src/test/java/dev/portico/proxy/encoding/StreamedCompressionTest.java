@@ -1,10 +1,9 @@
 package dev.portico.proxy.encoding;
 
-import java.time.Duration;
-import dev.portico.testing.Eventually;
 import dev.portico.http.coding.BodyEncoderTest;
 import dev.portico.testing.Api;
 import dev.portico.testing.Decode;
+import dev.portico.testing.Eventually;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.Prefix;
 import dev.portico.testing.TestVertx;
@@ -21,6 +20,7 @@ import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.zip.GZIPInputStream;
 

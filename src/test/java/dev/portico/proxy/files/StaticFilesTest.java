@@ -1,12 +1,11 @@
 package dev.portico.proxy.files;
 
-import java.time.Duration;
-import dev.portico.testing.Eventually;
 import dev.portico.proxy.server.DataPlaneServer;
 import dev.portico.testing.Api;
+import dev.portico.testing.Eventually;
 import dev.portico.testing.PostgresResource;
-import dev.portico.testing.ProxyClient;
 import dev.portico.testing.ProxyClient.Reply;
+import dev.portico.testing.ProxyClient;
 import dev.portico.testing.RawHttp;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -26,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 

@@ -1,8 +1,7 @@
 package dev.portico.telemetry.accesslog;
 
-import java.time.Duration;
-import dev.portico.testing.Eventually;
 import dev.portico.config.PorticoConfig;
+import dev.portico.testing.Eventually;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -12,6 +11,7 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;

@@ -1,8 +1,8 @@
 package dev.portico.telemetry.stats;
 
-import dev.portico.testing.Eventually;
 import dev.portico.testing.Api;
 import dev.portico.testing.DataPlaneTestSupport;
+import dev.portico.testing.Eventually;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient;
 import io.quarkus.test.common.QuarkusTestResource;

@@ -1,10 +1,9 @@
 package dev.portico.telemetry.stats;
 
-import java.time.Duration;
-import dev.portico.testing.Eventually;
 import dev.portico.proxy.core.StatsRegistry;
 import dev.portico.proxy.server.DataPlaneServer;
 import dev.portico.testing.Api;
+import dev.portico.testing.Eventually;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient;
@@ -20,6 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.URL;
+import java.time.Duration;
 import java.util.Map;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
