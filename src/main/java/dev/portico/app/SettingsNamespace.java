@@ -2,10 +2,12 @@ package dev.portico.app;
 
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;
+import io.smallrye.config.EnvConfigSource;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.ConfigProvider;
+import org.eclipse.microprofile.config.spi.ConfigSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +29,16 @@ public class SettingsNamespace {
     private static final String PREFIX = "portico.";
 
     void check(@Observes @Priority(1) StartupEvent event) {
-        List<String> unknown = unknown(ConfigProvider.getConfig().getPropertyNames());
+        List<String> names = new ArrayList<>();
+        for (ConfigSource source : ConfigProvider.getConfig().getConfigSources()) {
+            // An environment variable's dotted name is a guess (PORTICO_LOCAL_DB is Portico's own, read as is, and
+            // any PORTICO_* variable of the surroundings would look like a setting): only files and system
+            // properties are checked.
+            if (!(source instanceof EnvConfigSource)) {
+                source.getPropertyNames().forEach(names::add);
+            }
+        }
+        List<String> unknown = unknown(names);
         if (!unknown.isEmpty()) {
             throw new ConfigurationException("Unknown Portico settings " + unknown + ": Portico's settings are "
                     + new TreeSet<>(GROUPS).stream().map(g -> PREFIX + g + ".*").toList());

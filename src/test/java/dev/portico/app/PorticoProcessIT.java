@@ -1,5 +1,6 @@
 package dev.portico.app;
 
+import dev.portico.testing.Eventually;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.ProxyClient;
 import io.restassured.RestAssured;
@@ -21,6 +22,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -103,24 +105,26 @@ class PorticoProcessIT {
         }
 
         void awaitReady() throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-            while (System.nanoTime() < deadline) {
-                if (!process.isAlive()) {
-                    reader.join(2000);
-                    throw new AssertionError("Portico exited with " + process.exitValue() + " during start:\n"
-                            + output);
-                }
-                try {
-                    if (RestAssured.given().get("http://127.0.0.1:" + managementPort + "/q/health/ready")
-                            .statusCode() == 200) {
-                        return;
-                    }
-                } catch (Exception notYet) {
-                    // not listening yet
-                }
-                Thread.sleep(250);
+            boolean ready;
+            try {
+                // Stops waiting as soon as Portico is ready or has exited.
+                ready = Eventually.value(Duration.ofSeconds(90), this::ready, r -> r || !process.isAlive());
+            } catch (AssertionError notInTime) {
+                throw new AssertionError("Portico did not become ready:\n" + output, notInTime);
             }
-            throw new AssertionError("Portico did not become ready:\n" + output);
+            if (!ready) {
+                reader.join(2000);
+                throw new AssertionError("Portico exited with " + process.exitValue() + " during start:\n" + output);
+            }
+        }
+
+        private boolean ready() {
+            try {
+                return RestAssured.given().get("http://127.0.0.1:" + managementPort + "/q/health/ready")
+                        .statusCode() == 200;
+            } catch (Exception notYet) {
+                return false; // not listening yet
+            }
         }
 
         String api() {
@@ -151,15 +155,13 @@ class PorticoProcessIT {
                 assertEquals(200, client.get("it.test", "/echo").status());
                 CompletableFuture<ProxyClient.Reply> inFlight = CompletableFuture.supplyAsync(
                         () -> client.get("it.test", "/slow/3000"));
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-                while (origin.requestCount() < 2 && System.nanoTime() < deadline) {
-                    Thread.sleep(10);
-                }
+                Eventually.within(Duration.ofSeconds(5), () -> assertTrue(origin.requestCount() >= 2,
+                        "the slow request reached the origin"));
                 // SIGTERM through the handle: Process.destroy() would also close our end of its output.
                 first.process.toHandle().destroy();
-                Thread.sleep(500);
-                assertThrows(IOException.class, () -> new Socket("127.0.0.1", first.proxyPort).close(),
-                        "the listener is closed while draining");
+                Eventually.within(Duration.ofSeconds(5), () -> assertThrows(IOException.class,
+                        () -> new Socket("127.0.0.1", first.proxyPort).close(),
+                        "the listener is closed while draining"));
                 ProxyClient.Reply drained = inFlight.get(20, TimeUnit.SECONDS);
                 assertEquals(200, drained.status(), "the in-flight request completes during shutdown");
                 assertEquals("slow", drained.text());
@@ -222,13 +224,12 @@ class PorticoProcessIT {
                 assertEquals(200, client.send(HttpMethod.GET, "it-stdout.test", "/echo?to=stdout",
                         "X-Request-Id", "it-stdout-1").status());
             }
-            JsonObject line = null;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (line == null && System.nanoTime() < deadline) {
-                line = accessLogLine(running.output.toString(), "it-stdout-1");
-                if (line == null) {
-                    Thread.sleep(100);
-                }
+            JsonObject line;
+            try {
+                line = Eventually.value(Duration.ofSeconds(10),
+                        () -> accessLogLine(running.output.toString(), "it-stdout-1"), l -> l != null);
+            } catch (AssertionError notInTime) {
+                line = null;
             }
             String output = running.output.toString();
             assertNotNull(line, "no access-log line on standard output:\n" + output);

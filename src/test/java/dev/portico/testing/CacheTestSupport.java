@@ -1,12 +1,7 @@
 package dev.portico.testing;
 
-import dev.portico.proxy.server.DataPlaneServer;
 import io.netty.handler.codec.DateFormatter;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
-import jakarta.inject.Inject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 
 import java.time.Instant;
 import java.util.Date;
@@ -17,28 +12,14 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Shared set-up of the cache tests: a scripted origin on loopback, a real client, helpers to create a cache-enabled
- * vhost in front of the origin, and a clean configuration (so a fresh, empty store) for every test.
+ * Shared set-up of the cache tests: a scripted origin on loopback, a real client and a clean configuration (so a fresh,
+ * empty store) for every test (from {@link OriginAndClientFixture}), helpers to create a cache-enabled vhost in front
+ * of the origin, and the cache assertions.
  */
-public abstract class CacheTestSupport {
+public abstract class CacheTestSupport extends OriginAndClientFixture<ScriptedOrigin> {
 
-    @Inject
-    protected DataPlaneServer dataPlane;
-
-    protected ScriptedOrigin origin;
-    protected ProxyClient client;
-
-    @BeforeEach
-    void startOrigin() {
-        origin = ScriptedOrigin.start();
-        client = new ProxyClient(dataPlane.port());
-    }
-
-    @AfterEach
-    void cleanUp() {
-        Api.deleteAll();
-        origin.close();
-        client.close();
+    protected CacheTestSupport() {
+        super(ScriptedOrigin::start);
     }
 
     /** A cache block with {@code enabled: true} and the given settings, e.g. {@code cache("defaultTtl", "1h")}. */
@@ -54,14 +35,6 @@ public abstract class CacheTestSupport {
     /** Creates a vhost with the cache enabled and every other cache setting at its default. */
     protected String cachedVhost(String host) {
         return cachedVhost(host, cache());
-    }
-
-    protected ProxyClient.Reply get(String host, String uri, String... headerPairs) {
-        return send(HttpMethod.GET, host, uri, headerPairs);
-    }
-
-    protected ProxyClient.Reply send(HttpMethod method, String host, String uri, String... headerPairs) {
-        return client.send(method, host, uri, headerPairs);
     }
 
     /** An IMF-fixdate, as origins send in {@code Date}, {@code Expires} and {@code Last-Modified}. */

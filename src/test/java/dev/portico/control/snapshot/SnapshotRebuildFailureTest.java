@@ -2,6 +2,7 @@ package dev.portico.control.snapshot;
 
 import dev.portico.proxy.server.DataPlaneServer;
 import dev.portico.testing.Api;
+import dev.portico.testing.Eventually;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient;
@@ -14,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -86,14 +87,8 @@ class SnapshotRebuildFailureTest {
         }
     }
 
-    private static void awaitStatus(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("status did not change in time: "
-                        + Api.given().get("/api/v1/status").asString());
-            }
-            Thread.sleep(100);
-        }
+    private static void awaitStatus(java.util.function.BooleanSupplier condition) {
+        Eventually.within(Duration.ofSeconds(15), () -> assertTrue(condition.getAsBoolean(),
+                () -> "status did not change in time: " + Api.given().get("/api/v1/status").asString()));
     }
 }

@@ -4,10 +4,11 @@ import dev.portico.cache.CacheRegistry;
 import dev.portico.cache.ResponseStore;
 import dev.portico.proxy.server.DataPlaneServer;
 import dev.portico.testing.Api;
+import dev.portico.testing.Eventually;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient;
-import dev.portico.testing.ScriptedOrigin;
 import dev.portico.testing.ScriptedOrigin.Reply;
+import dev.portico.testing.ScriptedOrigin;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.buffer.Buffer;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.SplittableRandom;
 import java.util.UUID;
 
@@ -109,23 +111,16 @@ class CacheMemoryTest {
 
     /** The API's hit ratio, once the statistics interval has counted every request sent. */
     private static double pollHitRatio(String id) {
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (true) {
-            JsonObject view = new JsonObject(Api.given().get("/api/v1/vhosts/" + id + "/cache").then()
-                    .statusCode(200).extract().asString());
-            long counted = view.getLong("hits") + view.getLong("misses") + view.getLong("collapsed")
-                    + view.getLong("stale") + view.getLong("revalidated");
-            if (counted >= OBJECTS + 3000 || System.nanoTime() > deadline) {
-                assertEquals(OBJECTS + 3000, counted, "every request is counted by the cache statistics");
-                return view.getDouble("hitRatio");
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
+        JsonObject view = Eventually.value(Duration.ofSeconds(5), () -> new JsonObject(Api.given()
+                        .get("/api/v1/vhosts/" + id + "/cache").then().statusCode(200).extract().asString()),
+                v -> counted(v) >= OBJECTS + 3000);
+        assertEquals(OBJECTS + 3000, counted(view), "every request is counted by the cache statistics");
+        return view.getDouble("hitRatio");
+    }
+
+    private static long counted(JsonObject view) {
+        return view.getLong("hits") + view.getLong("misses") + view.getLong("collapsed") + view.getLong("stale")
+                + view.getLong("revalidated");
     }
 
     private static Buffer body(int i) {
@@ -137,20 +132,22 @@ class CacheMemoryTest {
 
     /** Heap plus JDK direct buffers (where stored bodies live), once the collector has freed what it can. */
     private static long usedMemoryAfterGc() {
-        for (int i = 0; i < 3; i++) {
+        // Direct buffers are freed by the Cleaner thread after a collection found them unreachable: collect until
+        // the direct memory stops falling, rather than for a guessed time.
+        long direct = Eventually.stable(Duration.ofSeconds(10), Duration.ofMillis(300), () -> {
             System.gc();
-            try {
-                Thread.sleep(100);      // direct buffers are freed by the Cleaner thread after the collection
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+            return directMemoryUsed();
+        });
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() + direct;
+    }
+
+    private static long directMemoryUsed() {
         long direct = 0;
         for (BufferPoolMXBean pool : ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)) {
             if (pool.getName().equals("direct")) {
                 direct = pool.getMemoryUsed();
             }
         }
-        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() + direct;
+        return direct;
     }
 }

@@ -1,6 +1,8 @@
 package dev.portico.proxy.cache;
 
 import dev.portico.testing.CacheTestSupport;
+import dev.portico.testing.Eventually;
+import dev.portico.testing.Pacing;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient.Reply;
 import dev.portico.testing.RawHttp;
@@ -57,12 +59,8 @@ class LargeHitTest extends CacheTestSupport {
 
     /** Every response, whole or cut short, was completed and accounted: none stays in flight. */
     @AfterEach
-    void nothingStaysInFlight() throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (dataPlane.inFlight() > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertEquals(0, dataPlane.inFlight());
+    void nothingStaysInFlight() {
+        Eventually.within(Duration.ofSeconds(10), () -> assertEquals(0, dataPlane.inFlight()));
     }
 
     @Test
@@ -106,7 +104,7 @@ class LargeHitTest extends CacheTestSupport {
                     assertTrue(n > 0, "the body ended after " + body.size() + " bytes");
                     body.write(chunk, 0, n);
                     if (body.size() < 64 * 1024) {
-                        Thread.sleep(1);
+                        Pacing.pause(Duration.ofMillis(1), "a slow reader: the hit must wait for the socket");
                     }
                 }
                 assertArrayEquals(BODY, body.toByteArray());

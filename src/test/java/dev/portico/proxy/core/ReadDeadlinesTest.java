@@ -1,10 +1,13 @@
 package dev.portico.proxy.core;
 
+import dev.portico.testing.Eventually;
+import dev.portico.testing.Pacing;
 import dev.portico.testing.TestVertx;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -57,12 +60,17 @@ class ReadDeadlinesTest {
     }
 
     /** Waits (up to 5 s, however slow the machine) until {@code count} expiries have been told. */
-    private void awaitFired(int count) throws Exception {
-        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (order.size() < count && System.nanoTime() < giveUp) {
-            Thread.sleep(10);
-        }
-        assertEquals(count, order.size(), "expiries told: " + order);
+    private void awaitFired(int count) {
+        int told = Eventually.value(Duration.ofSeconds(5), order::size, size -> size >= count);
+        assertEquals(count, told, "expiries told: " + order);
+    }
+
+    /**
+     * Waits (up to 5 s) until no deadline is pending: a waiter is told only while linked, and the sweep runs on the
+     * loop, so from then on nothing can fire and what {@code order} holds is final.
+     */
+    private void awaitNothingPending() {
+        Eventually.within(Duration.ofSeconds(5), () -> assertTrue(empty(), "deadlines still pending"));
     }
 
     private boolean empty() {
@@ -85,8 +93,8 @@ class ReadDeadlinesTest {
             restarted.start(400);
         });
         awaitFired(3);
-        // Past every deadline and a few sweeps more: the cancelled one stays silent, nothing fires twice.
-        Thread.sleep(4 * ReadDeadlines.TICK_MILLIS);
+        // Nothing is pending any more: the cancelled one stays silent, nothing fires twice.
+        awaitNothingPending();
         assertEquals(List.of("early", "late", "restarted"), order);
         assertTrue(firedAfterMillis.get("early") >= 100, "fired after " + firedAfterMillis);
         assertTrue(firedAfterMillis.get("late") >= 300, "fired after " + firedAfterMillis);
@@ -115,7 +123,7 @@ class ReadDeadlinesTest {
             first.start(50);
         });
         awaitFired(2);
-        Thread.sleep(4 * ReadDeadlines.TICK_MILLIS);
+        awaitNothingPending();
         assertEquals(List.of("first", "restartedByFirst"), order);
         assertTrue(firedAfterMillis.get("restartedByFirst") >= 200,
                 "the restarted deadline counts from its restart: " + firedAfterMillis);
@@ -134,7 +142,7 @@ class ReadDeadlinesTest {
         });
         // A read every 50 ms for 600 ms: the deadline always lies 500 ms past the last one.
         for (int i = 0; i < 12; i++) {
-            Thread.sleep(50);
+            Pacing.pause(Duration.ofMillis(50), "reads keep coming, each well within the timeout");
             onLoop(() -> {
                 deadlines.restartIfRunning(reading, timeoutNanos);
                 deadlines.restartIfRunning(stopped, timeoutNanos);
@@ -142,7 +150,7 @@ class ReadDeadlinesTest {
         }
         assertEquals(List.of(), order, "nothing fires while reads keep coming");
         awaitFired(1);
-        Thread.sleep(4 * ReadDeadlines.TICK_MILLIS);
+        awaitNothingPending();
         assertEquals(List.of("reading"), order);
         assertTrue(firedAfterMillis.get("reading") >= 1100, "fired after " + firedAfterMillis);
         assertTrue(empty());

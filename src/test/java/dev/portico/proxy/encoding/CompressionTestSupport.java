@@ -1,36 +1,20 @@
 package dev.portico.proxy.encoding;
 
-import dev.portico.proxy.server.DataPlaneServer;
 import dev.portico.testing.Api;
 import dev.portico.testing.Decode;
+import dev.portico.testing.OriginAndClientFixture;
 import dev.portico.testing.ProxyClient;
 import dev.portico.testing.TextOrigin;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
-import jakarta.inject.Inject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 
-/** Shared set-up of the compression tests: a text origin on loopback, a real client, a clean configuration. */
-abstract class CompressionTestSupport {
+/**
+ * Shared set-up of the compression tests: a text origin on loopback, a real client and a clean configuration (from
+ * {@link OriginAndClientFixture}), a vhost helper and the decoding of a reply.
+ */
+abstract class CompressionTestSupport extends OriginAndClientFixture<TextOrigin> {
 
-    @Inject
-    DataPlaneServer dataPlane;
-
-    TextOrigin origin;
-    ProxyClient client;
-
-    @BeforeEach
-    void startOrigin() {
-        origin = TextOrigin.start();
-        client = new ProxyClient(dataPlane.port());
-    }
-
-    @AfterEach
-    void cleanUp() {
-        Api.deleteAll();
-        origin.close();
-        client.close();
+    CompressionTestSupport() {
+        super(TextOrigin::start);
     }
 
     /** A compression block with {@code enabled: true} and the given settings. */
@@ -41,14 +25,6 @@ abstract class CompressionTestSupport {
     /** A vhost named after {@code host} in front of the origin. */
     JsonObject vhost(String host, JsonObject compression) {
         return Api.vhost(host.replace('.', '-'), host, origin.url()).put("compression", compression);
-    }
-
-    ProxyClient.Reply get(String host, String uri, String... headerPairs) {
-        return send(HttpMethod.GET, host, uri, headerPairs);
-    }
-
-    ProxyClient.Reply send(HttpMethod method, String host, String uri, String... headerPairs) {
-        return client.send(method, host, uri, headerPairs);
     }
 
     /** The body decoded per its Content-Encoding. */

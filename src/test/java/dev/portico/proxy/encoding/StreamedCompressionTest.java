@@ -3,6 +3,7 @@ package dev.portico.proxy.encoding;
 import dev.portico.http.coding.BodyEncoderTest;
 import dev.portico.testing.Api;
 import dev.portico.testing.Decode;
+import dev.portico.testing.Eventually;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.Prefix;
 import dev.portico.testing.TestVertx;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.zip.GZIPInputStream;
 
@@ -55,19 +57,13 @@ class StreamedCompressionTest extends CompressionTestSupport {
         return ended.future();
     }
 
-    private static byte[] waitFor(Buffer pieces, java.util.function.Predicate<byte[]> enough) throws Exception {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            byte[] now;
+    /** Waits until what the client has received so far satisfies {@code enough}; the origin has not finished. */
+    private static byte[] waitFor(Buffer pieces, java.util.function.Predicate<byte[]> enough) {
+        return Eventually.value(Duration.ofSeconds(10), () -> {
             synchronized (pieces) {
-                now = pieces.getBytes();
+                return pieces.getBytes();
             }
-            if (enough.test(now)) {
-                return now;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("the client never got enough of the response before the origin finished");
+        }, enough);
     }
 
     @Test

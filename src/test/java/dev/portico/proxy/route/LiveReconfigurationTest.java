@@ -2,6 +2,7 @@ package dev.portico.proxy.route;
 
 import dev.portico.testing.Api;
 import dev.portico.testing.DataPlaneTestSupport;
+import dev.portico.testing.Eventually;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient;
@@ -10,6 +11,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -108,11 +110,8 @@ class LiveReconfigurationTest extends DataPlaneTestSupport {
         assertEquals("19", client.get("busy.test", "/echo").header("X-Change"));
     }
 
-    private static void awaitRequests(OriginServer origin, int count) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (origin.requestCount() < count && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertEquals(count, origin.requestCount(), "requests that reached the origin");
+    private static void awaitRequests(OriginServer origin, int count) {
+        long reached = Eventually.value(Duration.ofSeconds(5), () -> (long) origin.requestCount(), n -> n >= count);
+        assertEquals(count, reached, "requests that reached the origin");
     }
 }

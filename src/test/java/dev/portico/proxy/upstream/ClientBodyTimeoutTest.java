@@ -3,6 +3,7 @@ package dev.portico.proxy.upstream;
 import dev.portico.testing.Api;
 import dev.portico.testing.DataPlaneTestSupport;
 import dev.portico.testing.Eventually;
+import dev.portico.testing.Pacing;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.RawHttp;
 import dev.portico.testing.RawOrigin;
@@ -80,7 +81,7 @@ class ClientBodyTimeoutTest extends DataPlaneTestSupport {
             write(out, "POST /echo HTTP/1.1\r\nHost: steady.test\r\nContent-Length: 6\r\nConnection: close\r\n\r\n");
             // Six bytes over twice the timeout: never a gap as long as the timeout.
             for (int i = 0; i < 6; i++) {
-                Thread.sleep(gap);
+                Pacing.pause(Duration.ofMillis(gap), "a body sent slowly, never a gap as long as the timeout");
                 write(out, "s");
             }
             RawHttp.Response response = RawHttp.readResponse(socket.getInputStream());

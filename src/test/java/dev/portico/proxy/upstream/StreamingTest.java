@@ -1,6 +1,7 @@
 package dev.portico.proxy.upstream;
 
 import dev.portico.testing.DataPlaneTestSupport;
+import dev.portico.testing.Eventually;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient;
@@ -24,6 +25,7 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -155,15 +157,11 @@ class StreamingTest extends DataPlaneTestSupport {
     }
 
     /**
-     * The count once the pipes between the two ends are full: after 1 s, it must not move for another second, which
-     * is what being held back means; a relay that buffered would still be taking bytes.
+     * The count once the pipes between the two ends are full: it must stop moving for a whole second, which is what
+     * being held back means; a relay that buffered would keep taking bytes and never settle (fails after 30 s).
      */
-    private static long settledCount(LongSupplier count) throws InterruptedException {
-        Thread.sleep(1000);
-        long settled = count.getAsLong();
-        Thread.sleep(1000);
-        assertEquals(settled, count.getAsLong(), "bytes kept moving while one end was not reading");
-        return settled;
+    private static long settledCount(LongSupplier count) {
+        return Eventually.stable(Duration.ofSeconds(30), Duration.ofSeconds(1), count);
     }
 
     @Test

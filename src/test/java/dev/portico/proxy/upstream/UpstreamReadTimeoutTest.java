@@ -4,6 +4,7 @@ import dev.portico.testing.Api;
 import dev.portico.testing.DataPlaneTestSupport;
 import dev.portico.testing.Eventually;
 import dev.portico.testing.OriginServer;
+import dev.portico.testing.Pacing;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient;
 import dev.portico.testing.RawHttp;
@@ -123,7 +124,7 @@ class UpstreamReadTimeoutTest extends DataPlaneTestSupport {
         try (RawOrigin origin = RawOrigin.start(request -> {
             request.write("HTTP/1.1 200 OK\r\nContent-Length: 8\r\n\r\n");
             for (int i = 0; i < 8; i++) {
-                Thread.sleep(250);
+                Pacing.pause(Duration.ofMillis(250), "an origin trickling its body, each byte within the timeout");
                 request.write("b");
             }
         })) {
@@ -139,7 +140,7 @@ class UpstreamReadTimeoutTest extends DataPlaneTestSupport {
         try (RawOrigin origin = RawOrigin.start(request -> {
             // Each 102 comes within the read timeout; all of them together take longer.
             for (int i = 0; i < 4; i++) {
-                Thread.sleep(300);
+                Pacing.pause(Duration.ofMillis(300), "an origin busy for longer than the timeout, sending 102s");
                 request.write("HTTP/1.1 102 Processing\r\n\r\n");
             }
             request.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
@@ -174,7 +175,7 @@ class UpstreamReadTimeoutTest extends DataPlaneTestSupport {
         // The client reads nothing for four read timeouts, once the body has begun: the upstream is held back all
         // that time, which is Portico's doing, not the upstream's.
         Eventually.within(Duration.ofSeconds(10), () -> assertTrue(origin.bytesSent() > 0));
-        Thread.sleep(2000);
+        Pacing.pause(Duration.ofSeconds(2), "a client that reads nothing for four read timeouts");
         assertTrue(origin.bytesSent() < total, "the upstream was held back");
         long received = TestVertx.onContext(TestVertx.get().getOrCreateContext(), () -> {
             Promise<Long> done = Promise.promise();

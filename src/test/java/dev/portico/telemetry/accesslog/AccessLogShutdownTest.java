@@ -1,5 +1,6 @@
 package dev.portico.telemetry.accesslog;
 
+import dev.portico.testing.Eventually;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -9,6 +10,7 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -65,6 +67,14 @@ class AccessLogShutdownTest {
         };
     }
 
+    private static long sizeOf(Path file) {
+        try {
+            return Files.size(file);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     @Test
     void theFinalFlushAndStopWriteEveryBufferedLine() throws Exception {
         Path file = dir.resolve("logs/access.log");
@@ -78,9 +88,9 @@ class AccessLogShutdownTest {
                 log.write(loop);
             }
         }
-        // 100 lines of ~400 bytes fit in one 64 KiB batch per loop: nothing has been handed to the writer yet.
-        Thread.sleep(300);
-        assertEquals(0, Files.size(file));
+        // 100 lines of ~400 bytes fit in one 64 KiB batch per loop: nothing has been handed to the writer yet, so
+        // the file stays empty however long one watches it (a writer that got a batch writes it within milliseconds).
+        assertEquals(0, Eventually.stable(Duration.ofSeconds(5), Duration.ofMillis(300), () -> sizeOf(file)));
 
         log.flush(0);
         log.flush(1);

@@ -210,10 +210,7 @@ class AccessLogTest {
         try (Socket socket = new Socket("127.0.0.1", dataPlane.port())) {
             socket.getOutputStream().write(("GET /slow/5000 HTTP/1.1\r\nHost: al-abort.test\r\n"
                     + "X-Request-Id: al-abort-1\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (origin.requestCount() < 1 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            Eventually.within(Duration.ofSeconds(5), () -> assertTrue(origin.requestCount() >= 1));
         }
         JsonObject line = lineOf("al-abort-1");
         assertEquals(499, line.getInteger("status"));
@@ -284,7 +281,9 @@ class AccessLogTest {
         int expected = clients * perClient;
         Eventually.within(WAIT, () -> assertEquals(expected,
                 linesWhere(l -> "al-load".equals(l.getString("vhost"))).size()));
-        Thread.sleep(500);
+        // Several flush periods (200 ms) without a new line: a duplicate written late would have arrived by then.
+        Eventually.stable(WAIT, Duration.ofMillis(600),
+                () -> linesWhere(l -> "al-load".equals(l.getString("vhost"))).size());
         List<JsonObject> lines = linesWhere(l -> "al-load".equals(l.getString("vhost")));
         assertEquals(expected, lines.size(), "exactly one line per request, none later");
         Set<String> ids = new HashSet<>();
@@ -302,8 +301,9 @@ class AccessLogTest {
         ProxyClient client = client();
         accessLog.redirect(full);
         try {
-            Thread.sleep(300); // whatever earlier tests left in the loops' batches has gone by now
-            long before = Drops.ACCESS_LOG_LINES.count();
+            // Whatever earlier tests left in the loops' batches is flushed (five times a second) into /dev/full
+            // and dropped too: count from when that has stopped, so that only this test's 50 lines are compared.
+            long before = Eventually.stable(WAIT, Duration.ofMillis(600), Drops.ACCESS_LOG_LINES::count);
             for (int i = 0; i < 50; i++) {
                 assertEquals(200, client.send(HttpMethod.GET, "al-full.test", "/echo", id("al-full-" + i), null)
                         .status());

@@ -100,16 +100,21 @@ class AccessLogWriterTest {
         assertEquals(5, lines(AccessLogWriter.numbered(file, 1)).size());
     }
 
+    private static long sizeOf(Path file) {
+        try {
+            return Files.size(file);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     @Test
     void aFileEmptiedByAnExternalCopytruncateIsNotRotatedEarly() throws Exception {
         Path file = dir.resolve("access.log");
         AccessLogWriter writer = writer(file, 500, 2, 16);
         writer.start();
         writer.offer(batch(0, 4));
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (Files.size(file) < 400 && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
+        Eventually.within(Duration.ofSeconds(5), () -> assertTrue(sizeOf(file) >= 400, "the first batch is written"));
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
             channel.truncate(0);
         }

@@ -2,6 +2,7 @@ package dev.portico.telemetry.stats;
 
 import dev.portico.testing.Api;
 import dev.portico.testing.DataPlaneTestSupport;
+import dev.portico.testing.Eventually;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -82,11 +83,7 @@ class DataPlaneMetricsTest extends DataPlaneTestSupport {
                 socket.setSoLinger(true, 0); // leave with a reset, as a client killed mid-download does
             }
         }
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-        while (dataPlane.inFlight() > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertEquals(0, dataPlane.inFlight());
+        Eventually.within(java.time.Duration.ofSeconds(10), () -> assertEquals(0, dataPlane.inFlight()));
         assertEquals(abortedBefore + 20, sample(scrape(), "portico_local_replies_total{reason=\"client_aborted\"}"));
         assertEquals(200, client().get("leaving.test", "/echo").status());
     }

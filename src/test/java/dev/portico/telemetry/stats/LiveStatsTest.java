@@ -3,6 +3,7 @@ package dev.portico.telemetry.stats;
 import dev.portico.proxy.core.StatsRegistry;
 import dev.portico.proxy.server.DataPlaneServer;
 import dev.portico.testing.Api;
+import dev.portico.testing.Eventually;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient;
@@ -18,8 +19,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.URL;
+import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -44,17 +45,10 @@ class LiveStatsTest {
     }
 
     /** Polls /api/v1/stats until an interval satisfies the condition (the aggregator runs once a second). */
-    private static JsonObject awaitStats(Predicate<JsonObject> condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        JsonObject stats;
-        do {
-            stats = new JsonObject(Api.given().get("/api/v1/stats").then().statusCode(200).extract().asString());
-            if (condition.test(stats)) {
-                return stats;
-            }
-            Thread.sleep(200);
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError("statistics never matched: " + stats.encodePrettily());
+    private static JsonObject awaitStats(Predicate<JsonObject> condition) {
+        return Eventually.value(Duration.ofSeconds(10),
+                () -> new JsonObject(Api.given().get("/api/v1/stats").then().statusCode(200).extract().asString()),
+                condition);
     }
 
     private static JsonObject vhost(JsonObject stats, String name) {
@@ -67,7 +61,10 @@ class LiveStatsTest {
         try (OriginServer origin = OriginServer.start("counted");
              ProxyClient client = new ProxyClient(dataPlane.port())) {
             Api.create(Api.vhost("counted", "counted.test", origin.url()));
-            JsonObject before = awaitStats(s -> true);
+            // Requests other tests finished just now may not be counted yet: take "before" from an interval that
+            // began after this point (the aggregator publishes one a second, numbered by "sequence").
+            long now = awaitStats(s -> true).getLong("sequence");
+            JsonObject before = awaitStats(s -> s.getLong("sequence") >= now + 2);
             long unmatchedBefore = vhost(before, StatsRegistry.UNMATCHED).getLong("requests", 0L);
             long notFoundBefore = vhost(before, StatsRegistry.UNMATCHED).getJsonObject("reasons", new JsonObject())
                     .getLong("vhost_not_found", 0L);

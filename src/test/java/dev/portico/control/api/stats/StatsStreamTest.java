@@ -2,6 +2,7 @@ package dev.portico.control.api.stats;
 
 import dev.portico.proxy.server.DataPlaneServer;
 import dev.portico.testing.Api;
+import dev.portico.testing.Eventually;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.URL;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -155,11 +157,8 @@ class StatsStreamTest {
         assertEquals(before + 3, stream.subscriberCount());
         clients.forEach(HttpClient::close);
         clients.clear();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (stream.subscriberCount() > before && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
-        assertEquals(before, stream.subscriberCount());
+        Eventually.within(Duration.ofSeconds(10), () -> assertEquals(before, stream.subscriberCount(),
+                "subscribers whose clients disconnected are forgotten"));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.portico.proxy.server.http1;
 
 import dev.portico.testing.DataPlaneTestSupport;
+import dev.portico.testing.Pacing;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.RawHttp;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -17,6 +18,7 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -75,7 +77,7 @@ class ClientHeaderTimeoutTest extends DataPlaneTestSupport {
                     for (int i = 0; i < 100; i++) {
                         out.write('a');
                         out.flush();
-                        Thread.sleep(100);
+                        Pacing.pause(Duration.ofMillis(100), "a slowloris trickling its head");
                     }
                 } catch (IOException | InterruptedException e) {
                     // the proxy closed the connection
@@ -113,7 +115,7 @@ class ClientHeaderTimeoutTest extends DataPlaneTestSupport {
             int at = head.toLowerCase().indexOf("content-length:");
             in.readNBytes(Integer.parseInt(head.substring(at + 15, head.indexOf("\r\n", at)).trim()));
             // Idle between requests for well over the header timeout (the behaviour under test is time passing).
-            Thread.sleep(2500);
+            Pacing.pause(Duration.ofMillis(2500), "idle between requests past the header timeout");
             out.write("GET /echo HTTP/1.1\r\nHost: idle.test\r\nConnection: close\r\n\r\n"
                     .getBytes(StandardCharsets.US_ASCII));
             assertEquals(200, RawHttp.status(readToClose(in)));

@@ -16,9 +16,12 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A pooled upstream connection is reused only when its last response ended exactly where the bytes did: any byte
@@ -86,11 +89,13 @@ class UpstreamConnectionReuseTest extends DataPlaneTestSupport {
 
     @Test
     void bytesArrivingOnAnIdleConnectionCloseIt() throws Exception {
+        CountDownLatch clientHasTheResponse = new CountDownLatch(1);
         try (RawOrigin origin = RawOrigin.start(request -> {
             if (request.path().equals("/first")) {
-                // The surplus comes in its own segment, after Portico has taken the response as complete.
+                // The surplus comes in its own segment, once the client has the whole response: Portico has taken
+                // the response as complete and the connection is idle in its pool.
                 request.write("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello");
-                Thread.sleep(100);
+                assertTrue(clientHasTheResponse.await(10, TimeUnit.SECONDS), "the client never got the response");
                 request.write("EXTRA");
             } else {
                 request.write(OWN_ANSWER);
@@ -101,6 +106,7 @@ class UpstreamConnectionReuseTest extends DataPlaneTestSupport {
                 InputStream in = socket.getInputStream();
                 send(socket, get("late-surplus.test", "/first"));
                 assertEquals("hello", RawHttp.readResponse(in).body());
+                clientHasTheResponse.countDown();
                 Eventually.within(Duration.ofSeconds(5), () -> assertEquals(1, origin.closedByPeer(),
                         "Portico must close a connection that sends bytes no request asked for"));
                 send(socket, get("late-surplus.test", "/second"));
