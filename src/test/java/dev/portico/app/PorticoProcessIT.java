@@ -206,6 +206,20 @@ class PorticoProcessIT {
     }
 
     @Test
+    void refusesToStartWithASettingOutsidePorticosGroups() throws Exception {
+        // A misspelt group would otherwise be ignored: Portico would run on the default the operator meant to change.
+        Running running = new Running(Files.createTempDirectory("portico-it"),
+                Map.of("PORTICO_ADMIN_TOKEN", "a-token-long-enough-for-portico",
+                        "JAVA_TOOL_OPTIONS", "-Dportico.dataplan.port=18999"));
+
+        assertTrue(running.process.waitFor(90, TimeUnit.SECONDS), "Portico must stop, not serve:\n" + running.output);
+        running.reader.join(5000);
+        assertNotEquals(0, running.process.exitValue(), running.output.toString());
+        assertTrue(running.output.toString().contains("Unknown Portico settings [portico.dataplan.port]"),
+                running.output.toString());
+    }
+
+    @Test
     void withStdoutTheAccessLogLinesAreOnStandardOutputBetweenTheApplicationsOwnLines() throws Exception {
         Path workDir = Files.createTempDirectory("portico-it-stdout");
         Map<String, String> environment = new HashMap<>(database());
