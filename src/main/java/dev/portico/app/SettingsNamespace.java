@@ -1,7 +1,15 @@
 package dev.portico.app;
 
+import dev.portico.cache.CacheSettings;
+import dev.portico.control.api.auth.AdminSettings;
+import dev.portico.control.snapshot.ReloadSettings;
+import dev.portico.proxy.core.DataPlaneSettings;
+import dev.portico.proxy.upstream.UpstreamSettings;
+import dev.portico.telemetry.accesslog.AccessLogSettings;
+import dev.portico.telemetry.analytics.AnalyticsSettings;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;
+import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.EnvConfigSource;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
@@ -13,6 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Refuses to start with a {@code portico.*} setting outside the known groups. Each feature maps its own group
@@ -23,10 +33,12 @@ import java.util.TreeSet;
 @Singleton
 public class SettingsNamespace {
 
-    /** The groups under {@code portico.}, one per feature's settings interface. */
-    static final Set<String> GROUPS = Set.of("dataplane", "admin", "upstream", "reload", "analytics", "access-log",
-            "cache");
     private static final String PREFIX = "portico.";
+    /** The groups under {@code portico.}: each feature's settings interface names its own. */
+    static final Set<String> GROUPS = Stream.of(DataPlaneSettings.class, UpstreamSettings.class, AdminSettings.class,
+                    ReloadSettings.class, AnalyticsSettings.class, AccessLogSettings.class, CacheSettings.class)
+            .map(settings -> settings.getAnnotation(ConfigMapping.class).prefix().substring(PREFIX.length()))
+            .collect(Collectors.toUnmodifiableSet());
 
     void check(@Observes @Priority(1) StartupEvent event) {
         List<String> names = new ArrayList<>();

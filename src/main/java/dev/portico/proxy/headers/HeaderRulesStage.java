@@ -71,13 +71,30 @@ public final class HeaderRulesStage implements Stage {
         }
     }
 
+    /**
+     * A {@code Host} the request rules set: it replaces the {@code Host} sent upstream instead of being a header edit
+     * (the forwarder sends it), or null.
+     */
+    public static String hostOverride(HeaderRules rules) {
+        for (Map.Entry<String, String> e : rules.set().entrySet()) {
+            if (isHost(e.getKey())) {
+                return e.getValue();
+            }
+        }
+        return null;
+    }
+
     private static HeaderRules withoutHost(HeaderRules rules) {
         Map<String, String> set = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : rules.set().entrySet()) {
-            if (!e.getKey().equalsIgnoreCase("host")) {
+            if (!isHost(e.getKey())) {
                 set.put(e.getKey(), e.getValue());
             }
         }
         return new HeaderRules(set, rules.add(), rules.remove());
+    }
+
+    private static boolean isHost(String name) {
+        return name.equalsIgnoreCase("host");
     }
 }

@@ -10,6 +10,7 @@ import dev.portico.proxy.core.CompiledVhost;
 import dev.portico.proxy.core.Stage;
 import dev.portico.proxy.core.StatsRegistry;
 import dev.portico.proxy.core.VhostRuntime;
+import dev.portico.proxy.headers.HeaderRulesStage;
 import dev.portico.proxy.upstream.ForwardStage;
 import dev.portico.proxy.upstream.balance.UpstreamRuntime;
 import dev.portico.proxy.upstream.balance.UpstreamGroup;
@@ -17,7 +18,6 @@ import dev.portico.proxy.upstream.balance.UpstreamHealth;
 import dev.portico.proxy.upstream.balance.UpstreamSelector;
 import dev.portico.proxy.upstream.balance.UpstreamTarget;
 import dev.portico.vhost.CompileException;
-import dev.portico.vhost.HeaderRules;
 import dev.portico.vhost.UpstreamSpec;
 import dev.portico.vhost.VhostSpec;
 import io.vertx.core.net.SocketAddress;
@@ -43,8 +43,6 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 @Singleton
 public class SnapshotCompiler {
-
-    private static final String HOST = "host";
 
     private final StatsRegistry stats;
     private final CacheRegistry caches;
@@ -190,17 +188,7 @@ public class SnapshotCompiler {
     }
 
     private ForwardStage forward(VhostSpec spec, UpstreamGroup group, int connectTimeout) {
-        return new ForwardStage(group, spec.preserveHost(), hostOverride(spec.requestHeaders()), connectTimeout,
-                spec.readTimeout().toMillis(), viaPseudonym);
-    }
-
-    /** A {@code Host} the request rules set: it replaces the Host sent upstream instead of being a header edit. */
-    private static String hostOverride(HeaderRules rules) {
-        for (Map.Entry<String, String> e : rules.set().entrySet()) {
-            if (e.getKey().equalsIgnoreCase(HOST)) {
-                return e.getValue();
-            }
-        }
-        return null;
+        return new ForwardStage(group, spec.preserveHost(), HeaderRulesStage.hostOverride(spec.requestHeaders()),
+                connectTimeout, spec.readTimeout().toMillis(), viaPseudonym);
     }
 }

@@ -1,5 +1,6 @@
 package dev.portico.proxy.upstream.balance;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -24,7 +25,7 @@ public final class SmoothWeightedRoundRobin implements UpstreamSelector<SmoothWe
      */
     public SmoothWeightedRoundRobin(List<String> origins, int[] weights) {
         this.schedule = schedule(weights);
-        this.compatibility = List.of("smooth-weighted-round-robin", List.copyOf(origins), List.of(box(weights)));
+        this.compatibility = List.of("smooth-weighted-round-robin", List.copyOf(origins), Arrays.stream(weights).boxed().toList());
     }
 
     @Override
@@ -70,13 +71,5 @@ public final class SmoothWeightedRoundRobin implements UpstreamSelector<SmoothWe
             schedule[step] = best;
         }
         return schedule;
-    }
-
-    private static Integer[] box(int[] values) {
-        Integer[] boxed = new Integer[values.length];
-        for (int i = 0; i < values.length; i++) {
-            boxed[i] = values[i];
-        }
-        return boxed;
     }
 }
