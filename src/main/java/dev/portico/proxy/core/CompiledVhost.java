@@ -2,28 +2,25 @@ package dev.portico.proxy.core;
 
 import dev.portico.http.coding.CompressionPolicy;
 import dev.portico.proxy.core.counters.VhostStats;
-import dev.portico.proxy.upstream.balance.UpstreamGroup;
 import dev.portico.vhost.VhostSpec;
 
 /**
- * A vhost ready to serve: its spec, its stage list built once at compile time, its upstreams and its statistics.
+ * A vhost ready to serve: its spec, its stage list built once at compile time and its statistics.
  * Immutable and shared by all event loops.
  */
 public final class CompiledVhost {
 
     private final VhostSpec spec;
     private final Stage[] stages;
-    private final UpstreamGroup upstreams;
     private final VhostStats stats;
     private final CompressionPolicy compression;
     private final VhostRuntime runtime;
 
-    public CompiledVhost(VhostSpec spec, Stage[] stages, UpstreamGroup upstreams, VhostStats stats,
+    public CompiledVhost(VhostSpec spec, Stage[] stages, VhostStats stats,
                          CompressionPolicy compression, VhostRuntime runtime) {
         this.runtime = runtime;
         this.spec = spec;
         this.stages = stages;
-        this.upstreams = upstreams;
         this.stats = stats;
         this.compression = compression;
     }
@@ -43,11 +40,6 @@ public final class CompiledVhost {
     /** The pipeline, outermost stage first. Callers must not modify the array. */
     public Stage[] stages() {
         return stages;
-    }
-
-    /** The upstreams; null for a vhost that only serves static files. */
-    public UpstreamGroup upstreams() {
-        return upstreams;
     }
 
     /** How responses are compressed; null when this vhost does not compress. */

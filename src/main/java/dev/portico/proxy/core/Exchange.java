@@ -4,8 +4,6 @@ import dev.portico.http.negotiation.AcceptEncoding;
 import dev.portico.proxy.core.outcome.CacheOutcome;
 import dev.portico.proxy.core.outcome.LocalReason;
 import dev.portico.proxy.core.outcome.LocalReply;
-import dev.portico.proxy.route.RoutingSnapshot;
-import dev.portico.proxy.server.http1.RequestGuard;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
@@ -16,8 +14,7 @@ import io.vertx.core.streams.ReadStream;
 import java.util.function.Consumer;
 
 /**
- * Everything Portico knows about one request while it is in flight: the client side, the snapshot and vhost it
- * was routed with, where the pipeline stands, and what the access log and metrics will report. Confined to the
+ * Everything Portico knows about one request while it is in flight: the client side, the vhost it was routed to, where the pipeline stands, and what the access log and metrics will report. Confined to the
  * request's event loop; never shared.
  */
 public final class Exchange {
@@ -28,7 +25,6 @@ public final class Exchange {
 
     private final HttpServerRequest request;
     private final HttpServerResponse response;
-    private final RoutingSnapshot snapshot;
     private final LoopState loop;
     private final long startNanos;
     private final String requestId;
@@ -37,6 +33,7 @@ public final class Exchange {
 
     private RequestTarget target;
     private CompiledVhost vhost;
+    private CompiledVhost refusedBy;
     private Stage[] stages = NO_STAGES;
     private int next;
     private LocalReason reason;
@@ -53,14 +50,13 @@ public final class Exchange {
     private boolean completed;
     private int status;
     private long durationNanos;
-    private RequestGuard guard;
+    private ClientConnection connection;
     private final Consumer<Exchange> onComplete;
 
-    public Exchange(HttpServerRequest request, RoutingSnapshot snapshot, LoopState loop, long startNanos, String requestId,
+    public Exchange(HttpServerRequest request, LoopState loop, long startNanos, String requestId,
                     String clientAddress, boolean peerTrusted, Consumer<Exchange> onComplete) {
         this.request = request;
         this.response = request.response();
-        this.snapshot = snapshot;
         this.loop = loop;
         this.startNanos = startNanos;
         this.requestId = requestId;
@@ -87,11 +83,6 @@ public final class Exchange {
 
     public HttpServerResponse response() {
         return response;
-    }
-
-    /** The snapshot this request was routed with; it stays the same for the whole request. */
-    public RoutingSnapshot snapshot() {
-        return snapshot;
     }
 
     /** Mutable state owned by this request's event loop (connection pools, balancer cursors, counters). */
@@ -129,6 +120,16 @@ public final class Exchange {
     /** The vhost that serves this request; null while unrouted (and for requests no vhost serves). */
     public CompiledVhost vhost() {
         return vhost;
+    }
+
+    /** The disabled vhost that refused this request, for the access log; null otherwise. */
+    public CompiledVhost refusedBy() {
+        return refusedBy;
+    }
+
+    /** Records that {@code vhost}, which is disabled, refused the request. */
+    public void refusedBy(CompiledVhost vhost) {
+        this.refusedBy = vhost;
     }
 
     /** Local-reply or failure reason, null when the request was answered normally. */
@@ -223,9 +224,9 @@ public final class Exchange {
         }
     }
 
-    /** The guard of the client connection, told when this exchange is accounted. */
-    public void guard(RequestGuard guard) {
-        this.guard = guard;
+    /** The client connection, told when this exchange is accounted. */
+    public void connection(ClientConnection connection) {
+        this.connection = connection;
     }
 
     /**
@@ -335,9 +336,9 @@ public final class Exchange {
         sendHead();
         response.end(body);
         if (close) {
-            if (guard != null) {
+            if (connection != null) {
                 // The client may still be sending what this reply leaves unread: close without destroying the reply.
-                guard.lingerThenClose();
+                connection.lingerThenClose();
             } else {
                 response.close();
             }
@@ -371,8 +372,8 @@ public final class Exchange {
             completed = true;
             durationNanos = System.nanoTime() - startNanos;
             status = headSent ? response.getStatusCode() : reason != null ? reason.status() : 500;
-            if (guard != null) {
-                guard.completed(this);
+            if (connection != null) {
+                connection.completed(this);
             }
             onComplete.accept(this);
         }

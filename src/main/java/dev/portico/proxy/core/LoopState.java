@@ -1,34 +1,32 @@
 package dev.portico.proxy.core;
 
-import dev.portico.proxy.route.RoutingSnapshot;
-import dev.portico.proxy.upstream.pool.UpstreamClients;
 import io.vertx.core.Context;
 import io.vertx.core.WorkerExecutor;
 import org.jboss.logging.Logger;
 
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * What one event loop owns: its upstream connection pools, its in-flight count. Only its
- * own thread writes here, so nothing on the request path takes a lock or contends on an atomic.
+ * What one event loop owns: its in-flight count and each feature's per-loop state ({@link LoopLocal}: the upstream
+ * connection pools, the adopted snapshot). Only its own thread writes here, so nothing on the request path takes a
+ * lock or contends on an atomic.
  */
 public final class LoopState {
 
     private static final Logger LOG = Logger.getLogger(LoopState.class);
 
     private final int index;
-    private final UpstreamClients upstreams;
+    private Object[] locals = new Object[LoopLocal.declared()];
     private final DataPlaneState shared;
     private final Context context;
     private final WorkerExecutor fileWorkers;
     private final long clientBodyTimeoutMillis;
     private final AtomicInteger inFlight = new AtomicInteger();
-    private RoutingSnapshot adopted;
 
-    public LoopState(int index, UpstreamClients upstreams, DataPlaneState shared, Context context,
+    public LoopState(int index, DataPlaneState shared, Context context,
                      WorkerExecutor fileWorkers, long clientBodyTimeoutMillis) {
         this.index = index;
-        this.upstreams = upstreams;
         this.shared = shared;
         this.context = context;
         this.fileWorkers = fileWorkers;
@@ -58,8 +56,20 @@ public final class LoopState {
         return clientBodyTimeoutMillis;
     }
 
-    public UpstreamClients upstreams() {
-        return upstreams;
+    /** This loop's state of the given kind, or null when none was put. Call on this loop only. */
+    @SuppressWarnings("unchecked")
+    public <T> T get(LoopLocal<T> key) {
+        int slot = key.slot();
+        return slot < locals.length ? (T) locals[slot] : null;
+    }
+
+    /** Sets this loop's state of the given kind; at start, on this loop. */
+    public <T> void put(LoopLocal<T> key, T value) {
+        int slot = key.slot();
+        if (slot >= locals.length) {
+            locals = Arrays.copyOf(locals, LoopLocal.declared());
+        }
+        locals[slot] = value;
     }
 
     /** Whether shutdown has begun: responses then ask clients to close their connections. */
@@ -71,27 +81,12 @@ public final class LoopState {
         return inFlight.get();
     }
 
-    public void requestStarted(RoutingSnapshot snapshot) {
+    public void requestStarted() {
         inFlight.lazySet(inFlight.get() + 1);
-        if (snapshot != adopted) {
-            adopt(snapshot);
-        }
     }
 
     public void requestEnded() {
         inFlight.lazySet(inFlight.get() - 1);
-    }
-
-    /**
-     * Switches this loop to a new snapshot: pools of removed upstreams retired. (Round-robin cursors are per vhost
-     * and outlive snapshots: {@code UpstreamRuntime}.)
-     */
-    public void adopt(RoutingSnapshot snapshot) {
-        if (snapshot == adopted) {
-            return;
-        }
-        adopted = snapshot;
-        upstreams.retainOnly(snapshot.poolKeys());
     }
 
     public void logInternalError(Exchange exchange, Throwable error) {

@@ -1,7 +1,7 @@
 package dev.portico.proxy.core;
 
 import io.vertx.core.Context;
-import io.vertx.core.impl.ContextInternal;
+import io.vertx.core.Vertx;
 import org.jboss.logging.Logger;
 
 import java.util.concurrent.TimeUnit;
@@ -32,7 +32,7 @@ public final class ReadDeadlines {
         protected abstract void expired();
     }
 
-    private final ContextInternal loop;
+    private final Vertx vertx;
     private final Waiter head = new Waiter() {
         @Override
         protected void expired() {
@@ -40,9 +40,9 @@ public final class ReadDeadlines {
     };
     private boolean sweeping;
 
-    /** @param loop the event loop's own context: the sweep runs there, whichever request's context started it */
+    /** @param loop the event loop's own context */
     public ReadDeadlines(Context loop) {
-        this.loop = (ContextInternal) loop;
+        this.vertx = loop.owner();
         head.previous = head;
         head.next = head;
     }
@@ -126,7 +126,9 @@ public final class ReadDeadlines {
     }
 
     private void scheduleSweep() {
-        loop.setTimer(TICK_MILLIS, id -> sweep());
+        // Only ever called on the owning loop's thread, where Vert.x runs a timer on the calling context: another
+        // context of the same event loop at worst, so the sweep still runs on this loop's thread.
+        vertx.setTimer(TICK_MILLIS, id -> sweep());
         sweeping = true;
     }
 }

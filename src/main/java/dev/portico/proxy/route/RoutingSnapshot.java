@@ -4,6 +4,7 @@ import dev.portico.http.TrustedProxies;
 import dev.portico.proxy.core.CompiledVhost;
 import dev.portico.proxy.core.Stage;
 import dev.portico.proxy.headers.SecurityHeadersStage;
+import dev.portico.vhost.VhostSpec;
 
 import java.time.Instant;
 import java.util.List;
@@ -53,6 +54,11 @@ public final class RoutingSnapshot {
 
     public List<CompiledVhost> vhosts() {
         return vhosts;
+    }
+
+    /** The specs of the vhosts in this snapshot: what the control plane may read of them. */
+    public List<VhostSpec> specs() {
+        return vhosts.stream().map(CompiledVhost::spec).toList();
     }
 
     /**

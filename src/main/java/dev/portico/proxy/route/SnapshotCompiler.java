@@ -89,8 +89,8 @@ public class SnapshotCompiler {
         Set<String> origins = new HashSet<>();
         for (CompiledVhost vhost : snapshot.vhosts()) {
             names.add(vhost.name());
-            for (int i = 0; vhost.upstreams() != null && i < vhost.upstreams().size(); i++) {
-                origins.add(vhost.upstreams().target(i).spec().origin());
+            for (UpstreamSpec upstream : vhost.spec().upstreams()) {
+                origins.add(upstream.origin());
             }
         }
         stats.retainVhosts(names);
@@ -164,7 +164,7 @@ public class SnapshotCompiler {
         Compilation compilation = new Compilation(spec, runtime, proxied, compression, maxRequestBody, store);
         Stage[] stages = compilation.pipeline(StageRegistry.pipeline(
                 context -> proxied ? forward(spec, group, connectTimeout) : null));
-        return new CompiledVhost(spec, stages, group,
+        return new CompiledVhost(spec, stages,
                 bind ? stats.forVhost(spec.name()) : null, compression, runtime);
     }
 

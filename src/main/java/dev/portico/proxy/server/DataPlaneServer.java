@@ -185,7 +185,7 @@ public class DataPlaneServer {
 
     private void broadcast(RoutingSnapshot snapshot) {
         for (DataPlaneState.Loop loop : state.loops()) {
-            loop.context().runOnContext(v -> loop.state().adopt(snapshot));
+            loop.context().runOnContext(v -> loop.state().get(SnapshotAdoption.PER_LOOP).adopt(snapshot));
         }
     }
 }

@@ -48,10 +48,13 @@ final class DataPlaneVerticle extends AbstractVerticle {
         DataPlaneSettings config = services.config();
         // A shared executor is pooled by name, and closed with the verticle that asked for it.
         UpstreamClients upstreams = new UpstreamClients(context, services.upstream());
-        loop = new LoopState(index, upstreams, services.shared(), context,
+        loop = new LoopState(index, services.shared(), context,
                 vertx.createSharedWorkerExecutor("portico-files", FILE_WORKERS), config.clientBodyTimeout().toMillis());
-        loop.adopt(services.snapshots().current());
-        ProxyRequestHandler handler = new ProxyRequestHandler(services.snapshots(), loop, services.stats(),
+        loop.put(UpstreamClients.PER_LOOP, upstreams);
+        SnapshotAdoption adoption = new SnapshotAdoption(upstreams);
+        loop.put(SnapshotAdoption.PER_LOOP, adoption);
+        adoption.adopt(services.snapshots().current());
+        ProxyRequestHandler handler = new ProxyRequestHandler(services.snapshots(), loop, adoption, services.stats(),
                 services.observers());
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(config.host())
@@ -112,7 +115,7 @@ final class DataPlaneVerticle extends AbstractVerticle {
         if (flushTimer >= 0) {
             vertx.cancelTimer(flushTimer);
         }
-        loop.upstreams().closeAll();
+        UpstreamClients.of(loop).closeAll();
         if (connections != null) {
             connections.stop(vertx);
         }

@@ -34,23 +34,26 @@ final class ProxyRequestHandler implements Handler<HttpServerRequest> {
 
     private final SnapshotHolder snapshots;
     private final LoopState loop;
+    private final SnapshotAdoption adoption;
     private final StatsRegistry stats;
     private final RequestObserver[] observers;
 
-    ProxyRequestHandler(SnapshotHolder snapshots, LoopState loop, StatsRegistry stats, RequestObserver[] observers) {
+    ProxyRequestHandler(SnapshotHolder snapshots, LoopState loop, SnapshotAdoption adoption, StatsRegistry stats,
+                        RequestObserver[] observers) {
         this.snapshots = snapshots;
         this.loop = loop;
+        this.adoption = adoption;
         this.stats = stats;
         this.observers = observers;
     }
 
     @Override
     public void handle(HttpServerRequest request) {
-        Exchange exchange = open(request);
+        RoutingSnapshot snapshot = snapshots.current();
+        Exchange exchange = open(request, snapshot);
         if (exchange == null) {
             return;
         }
-        RoutingSnapshot snapshot = exchange.snapshot();
         HttpMethod method = request.method();
         if (method == HttpMethod.CONNECT || method == HttpMethod.TRACE) {
             exchange.unroutedStages(snapshot.fallbackStages());
@@ -79,6 +82,7 @@ final class ProxyRequestHandler implements Handler<HttpServerRequest> {
             return;
         }
         if (!vhost.enabled()) {
+            exchange.refusedBy(vhost);
             exchange.unroutedStages(snapshot.fallbackStages());
             exchange.replyLocal(LocalReason.VHOST_DISABLED, "No vhost serves this host");
             return;
@@ -98,11 +102,12 @@ final class ProxyRequestHandler implements Handler<HttpServerRequest> {
             request.connection().close();
             return;
         }
-        Exchange exchange = open(request);
+        RoutingSnapshot snapshot = snapshots.current();
+        Exchange exchange = open(request, snapshot);
         if (exchange == null) {
             return;
         }
-        exchange.unroutedStages(exchange.snapshot().fallbackStages());
+        exchange.unroutedStages(snapshot.fallbackStages());
         if (cause instanceof RequestRefused) {
             RequestRefused refused = (RequestRefused) cause;
             exchange.replyLocal(refused.reason(), refused.detail(), true);
@@ -119,18 +124,18 @@ final class ProxyRequestHandler implements Handler<HttpServerRequest> {
      * Opens the exchange of a request and pairs it with its connection's guard. Null when the request is answered
      * at once: its body broke its framing while it waited behind an earlier response.
      */
-    private Exchange open(HttpServerRequest request) {
+    private Exchange open(HttpServerRequest request, RoutingSnapshot snapshot) {
         long start = System.nanoTime();
         request.pause();
-        RoutingSnapshot snapshot = snapshots.current();
         String client = canonicalAddress(request.remoteAddress());
-        Exchange exchange = new Exchange(request, snapshot, loop, start,
+        Exchange exchange = new Exchange(request, loop, start,
                 RequestId.acceptOrGenerate(request.getHeader(Exchange.REQUEST_ID_HEADER)), client,
                 snapshot.trustedProxies().contains(client), this::account);
-        loop.requestStarted(snapshot);
+        loop.requestStarted();
+        adoption.adopt(snapshot);
         RequestGuard guard = RequestGuard.of(request);
         if (guard != null) {
-            exchange.guard(guard);
+            exchange.connection(guard);
             RequestRefused brokenBody = guard.opened(exchange);
             if (brokenBody != null) {
                 exchange.unroutedStages(snapshot.fallbackStages());

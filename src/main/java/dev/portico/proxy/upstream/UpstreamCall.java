@@ -86,7 +86,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         }
         tried |= 1L << next.index();
         target = next;
-        pool = exchange.loop().upstreams().acquire(next, stage.connectTimeoutMillis());
+        pool = UpstreamClients.of(exchange.loop()).acquire(next, stage.connectTimeoutMillis());
         exchange.upstreamStarted(next.spec().origin());
         RequestOptions options = new RequestOptions()
                 .setServer(next.server())
@@ -183,7 +183,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
     }
 
     private ReadDeadlines deadlines() {
-        return exchange.loop().upstreams().readDeadlines();
+        return UpstreamClients.of(exchange.loop()).readDeadlines();
     }
 
     /** The request is sent: the vhost's read timeout runs until the response head (nginx's proxy_read_timeout). */

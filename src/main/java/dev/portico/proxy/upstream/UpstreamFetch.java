@@ -45,12 +45,12 @@ public final class UpstreamFetch {
         if (target == null) {
             return Future.failedFuture("no upstream of this vhost is available");
         }
-        UpstreamClients.PooledClient pool = loop.upstreams().acquire(target, stage.connectTimeoutMillis());
+        UpstreamClients.PooledClient pool = UpstreamClients.of(loop).acquire(target, stage.connectTimeoutMillis());
         RequestOptions options = new RequestOptions()
                 .setServer(target.server())
                 .setMethod(HttpMethod.GET)
                 .setURI(target.uriFor(pathAndQuery));
-        Fetch fetch = new Fetch(loop.upstreams().readDeadlines(), stage.readTimeoutMillis(), maxBody, pool);
+        Fetch fetch = new Fetch(UpstreamClients.of(loop).readDeadlines(), stage.readTimeoutMillis(), maxBody, pool);
         pool.client().request(options).onComplete(connected -> {
             if (connected.failed()) {
                 stage.group().report(loop, target, AttemptOutcome.CONNECT_FAILED, System.nanoTime());

@@ -225,10 +225,7 @@ public class AccessLog implements RequestObserver {
     /** The vhost a request belongs to: the one it was routed to, or the disabled one that refused it. */
     private static CompiledVhost servedBy(Exchange exchange) {
         CompiledVhost vhost = exchange.vhost();
-        if (vhost == null && exchange.reason() == LocalReason.VHOST_DISABLED && exchange.target() != null) {
-            vhost = exchange.snapshot().route(exchange.target().hostname());
-        }
-        return vhost;
+        return vhost != null ? vhost : exchange.refusedBy();
     }
 
     private static void fill(AccessRecord r, Exchange exchange, CompiledVhost vhost, boolean redactQuery) {

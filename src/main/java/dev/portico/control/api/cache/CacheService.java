@@ -6,7 +6,7 @@ import dev.portico.cache.ResponseStore;
 import dev.portico.control.api.error.ApiProblem;
 import dev.portico.control.api.error.FieldError;
 import dev.portico.control.replicas.PurgeBroadcast;
-import dev.portico.proxy.core.CompiledVhost;
+import dev.portico.vhost.VhostSpec;
 import dev.portico.proxy.route.SnapshotHolder;
 import dev.portico.telemetry.stats.LiveStats;
 import dev.portico.telemetry.stats.StatsAggregator;
@@ -39,7 +39,7 @@ public class CacheService {
     }
 
     public CacheView view(UUID id) {
-        CompiledVhost vhost = vhost(id);
+        VhostSpec vhost = vhost(id);
         ResponseStore store = caches.store(id);
         Map<String, Long> counts = Map.of();
         for (LiveStats.VhostLiveStats v : stats.latest().vhosts()) {
@@ -89,9 +89,9 @@ public class CacheService {
         return new PurgeResult(purged, broadcast.send(notification));
     }
 
-    private CompiledVhost vhost(UUID id) {
-        for (CompiledVhost vhost : snapshots.current().vhosts()) {
-            if (vhost.spec().id().equals(id)) {
+    private VhostSpec vhost(UUID id) {
+        for (VhostSpec vhost : snapshots.current().specs()) {
+            if (vhost.id().equals(id)) {
                 return vhost;
             }
         }

@@ -3,12 +3,12 @@ package dev.portico.control.api.status;
 import dev.portico.control.api.error.Problem;
 import dev.portico.control.definition.StaticRootProbe;
 import dev.portico.control.snapshot.SnapshotReloader;
-import dev.portico.proxy.core.CompiledVhost;
 import dev.portico.proxy.route.RoutingSnapshot;
 import dev.portico.proxy.route.SnapshotHolder;
 import dev.portico.proxy.server.DataPlaneServer;
 import dev.portico.telemetry.accesslog.AccessLog;
 import dev.portico.vhost.StaticSpec;
+import dev.portico.vhost.VhostSpec;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -62,8 +62,8 @@ public class StatusResource {
 
     private static List<StatusView.StaticRootWarning> staticRootWarnings(RoutingSnapshot snapshot) {
         List<StatusView.StaticRootWarning> out = new ArrayList<>();
-        for (CompiledVhost vhost : snapshot.vhosts()) {
-            StaticSpec files = vhost.spec().staticFiles();
+        for (VhostSpec vhost : snapshot.specs()) {
+            StaticSpec files = vhost.staticFiles();
             String problem = files == null ? null : StaticRootProbe.problem(files.root());
             if (problem != null) {
                 out.add(new StatusView.StaticRootWarning(vhost.name(), files.root(), problem));

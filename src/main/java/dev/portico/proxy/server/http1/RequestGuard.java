@@ -1,5 +1,6 @@
 package dev.portico.proxy.server.http1;
 
+import dev.portico.proxy.core.ClientConnection;
 import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.outcome.LocalReason;
 import io.netty.buffer.ByteBuf;
@@ -39,7 +40,7 @@ import java.io.IOException;
  * It also ends heads that take too long ({@link GuardedConnections}) and serves clients that half-close after their
  * requests. Confined to the connection's event loop.
  */
-public final class RequestGuard extends ChannelInboundHandlerAdapter {
+public final class RequestGuard extends ChannelInboundHandlerAdapter implements ClientConnection {
 
     static final String NAME = "portico-request-guard";
     private static final AttributeKey<RequestGuard> KEY = AttributeKey.valueOf(RequestGuard.class, "guard");
@@ -108,6 +109,7 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter {
     }
 
     /** The exchange is accounted: nothing on this connection needs it any more. */
+    @Override
     public void completed(Exchange exchange) {
         if (current == exchange) {
             current = null;
@@ -297,6 +299,7 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter {
      * kernel answer the client's next bytes with a reset, which can destroy the reply before the client reads it:
      * curl, for one, then reports a send failure instead of the 413. Runs on the connection's event loop.
      */
+    @Override
     public void lingerThenClose() {
         if (lingering) {
             return;

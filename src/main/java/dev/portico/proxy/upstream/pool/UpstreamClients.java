@@ -1,5 +1,7 @@
 package dev.portico.proxy.upstream.pool;
 
+import dev.portico.proxy.core.LoopLocal;
+import dev.portico.proxy.core.LoopState;
 import dev.portico.proxy.core.ReadDeadlines;
 import dev.portico.proxy.upstream.balance.UpstreamTarget;
 import io.vertx.core.Context;
@@ -34,6 +36,14 @@ public final class UpstreamClients {
     private final ReadDeadlines readDeadlines;
 
     /** @param loop the event loop's context, on which every pool and deadline of this instance lives */
+    /** Each event loop's pools, in its {@link LoopState}. */
+    public static final LoopLocal<UpstreamClients> PER_LOOP = LoopLocal.declare("upstream connection pools");
+
+    /** The pools of the given event loop. */
+    public static UpstreamClients of(LoopState loop) {
+        return loop.get(PER_LOOP);
+    }
+
     public UpstreamClients(Context loop, Settings settings) {
         this.vertx = loop.owner();
         this.settings = settings;

@@ -1,0 +1,30 @@
+package dev.portico.proxy.server;
+
+import dev.portico.proxy.core.LoopLocal;
+import dev.portico.proxy.route.RoutingSnapshot;
+import dev.portico.proxy.upstream.pool.UpstreamClients;
+
+/**
+ * One event loop's view of which routing snapshot it serves: when a request (or the publisher's broadcast) brings a
+ * newer one, the loop retires the pools of upstreams that snapshot no longer uses. Round-robin cursors and other
+ * per-vhost state outlive snapshots on their own ({@code VhostRuntime}).
+ */
+final class SnapshotAdoption {
+
+    static final LoopLocal<SnapshotAdoption> PER_LOOP = LoopLocal.declare("adopted snapshot");
+
+    private final UpstreamClients upstreams;
+    private RoutingSnapshot adopted;
+
+    SnapshotAdoption(UpstreamClients upstreams) {
+        this.upstreams = upstreams;
+    }
+
+    /** Switches this loop to {@code snapshot}, once; runs on the loop. */
+    void adopt(RoutingSnapshot snapshot) {
+        if (snapshot != adopted) {
+            adopted = snapshot;
+            upstreams.retainOnly(snapshot.poolKeys());
+        }
+    }
+}
