@@ -102,10 +102,11 @@ class ArchitectureRulesBiteTest {
     }
 
     @Test
-    void vertxInternalsOutsideTheServerAreCaughtButNotInsideIt() {
-        EvaluationResult result = bites(Rules::vertxInternalsOnlyInTheServer,
-                "fixture.proxy.upstream.pool.Internals", "io.vertx.core.impl.ContextInternal");
+    void vertxInternalsOutsideTheTransportsAreCaughtButNotInsideThem() {
+        EvaluationResult result = bites(Rules::vertxInternalsOnlyInTheTransports,
+                "fixture.proxy.upstream.Internals", "io.vertx.core.impl.ContextInternal");
         assertNotReported(result, "fixture.proxy.server.");
+        assertNotReported(result, "fixture.proxy.upstream.pool.");
     }
 
     /** The real rules import main classes only: none of these fixtures (nor any test class) reaches them. */

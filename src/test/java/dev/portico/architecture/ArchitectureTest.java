@@ -95,8 +95,8 @@ class ArchitectureTest {
     }
 
     @Test
-    void vertxInternalsAreUsedOnlyBehindTheServer() {
-        frozen(RULES.vertxInternalsOnlyInTheServer()).check(MAIN);
+    void vertxInternalsAreUsedOnlyByTheTransports() {
+        frozen(RULES.vertxInternalsOnlyInTheTransports()).check(MAIN);
     }
 
     private static ArchRule frozen(ArchRule rule) {

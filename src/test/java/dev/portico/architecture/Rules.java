@@ -151,7 +151,7 @@ final class Rules {
     /** Compiling and publishing a snapshot never touches the database, the API or the stored definitions. */
     ArchRule snapshotsAreBuiltWithoutKnowingTheDatabase() {
         return noClasses().that().resideInAnyPackage(root + ".vhost..", root + ".proxy.route..",
-                        root + ".control.snapshot..", root + ".control.replicas..", root + ".config..")
+                        root + ".control.snapshot..", root + ".control.replicas..")
                 .should().dependOnClassesThat().resideInAnyPackage(root + ".control.api..",
                         root + ".control.definition..", root + ".control.store..", root + ".control.health..",
                         "jakarta.persistence..", "org.hibernate..")
@@ -202,12 +202,18 @@ final class Rules {
 
     // ---- Vert.x internals --------------------------------------------------------------------------------------
 
-    ArchRule vertxInternalsOnlyInTheServer() {
+    /**
+     * Vert.x's and Netty's internals belong to the two transports only: the client side ({@code proxy.server}: the
+     * listeners, the strict HTTP/1 reader, interim responses) and the upstream side ({@code proxy.upstream.pool}: the
+     * pooled connections' codec and body handoff). Everything else uses the public APIs.
+     */
+    ArchRule vertxInternalsOnlyInTheTransports() {
         return noClasses().that().resideInAPackage(root + "..")
-                .and().resideOutsideOfPackage(root + ".proxy.server..")
+                .and().resideOutsideOfPackages(root + ".proxy.server..", root + ".proxy.upstream.pool..")
                 .should().dependOnClassesThat().resideInAnyPackage(VERTX_INTERNALS)
                 .as("Vert.x and Netty internals (io.vertx.core.impl, .net.impl, .http.impl, "
-                        + "io.netty.util.internal) are used only behind proxy.server");
+                        + "io.netty.util.internal) are used only by the transports, proxy.server and "
+                        + "proxy.upstream.pool");
     }
 
     /** A call to a method named like {@code names} of {@code type} or of one of its subtypes. */

@@ -8,14 +8,15 @@ import dev.portico.cache.rules.CacheControl;
 import dev.portico.cache.rules.Freshness;
 import dev.portico.cache.rules.Invalidation;
 import dev.portico.cache.rules.VaryKey;
+import dev.portico.proxy.core.BodyFilter;
 import dev.portico.proxy.core.Exchange;
+import dev.portico.proxy.core.RequestLocal;
 import dev.portico.proxy.core.Stage;
 import dev.portico.proxy.core.StageFactory;
-import dev.portico.proxy.core.UpstreamTap;
 import dev.portico.proxy.core.VhostRuntime;
 import dev.portico.proxy.core.outcome.CacheOutcome;
 import dev.portico.proxy.core.outcome.LocalReason;
-import dev.portico.proxy.upstream.ForwardStage;
+import dev.portico.proxy.encoding.CompressionStage;
 import dev.portico.vhost.CacheSpec;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.vertx.core.MultiMap;
@@ -38,12 +39,15 @@ public final class CacheStage implements Stage {
 
     /** On a vhost with upstreams whose cache is on (a dry run binds no store, so builds none). */
     public static final StageFactory FACTORY = context -> context.store() == null ? null
-            : new CacheStage(context.spec().cache(), context.store(), context.built(ForwardStage.class),
+            : new CacheStage(context.spec().cache(), context.store(), context.built(CompressionStage.class),
                     context.runtime());
+
+    /** What this stage does for the request after its request phase: fill, revalidate, invalidate or label. */
+    static final RequestLocal<CacheTap> TAP = RequestLocal.declare("cache tap");
 
     private final CacheSpec spec;
     private final ResponseStore store;
-    private final ForwardStage forward;
+    private final CompressionStage compression;
     private final Map<String, Fill> fills;
     private final Set<String> refreshing;
     private final long heuristicCapMillis;
@@ -52,13 +56,14 @@ public final class CacheStage implements Stage {
     private final long lockTimeoutMillis;
 
     /**
+     * @param compression the vhost's compressor (inside this stage), or null
      * @param runtime the vhost's state across snapshots: its fills in flight are handed over while the cache keys and
      *                the store stay the same
      */
-    public CacheStage(CacheSpec spec, ResponseStore store, ForwardStage forward, VhostRuntime runtime) {
+    public CacheStage(CacheSpec spec, ResponseStore store, CompressionStage compression, VhostRuntime runtime) {
         this.spec = spec;
         this.store = store;
-        this.forward = forward;
+        this.compression = compression;
         // A fill computes its key from the ignored query parameters and stores into this store: with either changed,
         // requests of the new snapshot must not join the old fills.
         CacheRuntime state = runtime.claim(CacheRuntime.KEY, List.of(spec.ignoreQueryParams(), store),
@@ -76,9 +81,9 @@ public final class CacheStage implements Stage {
         HttpMethod method = exchange.request().method();
         if (method != HttpMethod.GET && method != HttpMethod.HEAD) {
             if (!SAFE.contains(method)) {
-                exchange.upstreamTap(new Invalidate(exchange));
+                exchange.put(TAP, new Invalidate(exchange));
             } else {
-                exchange.upstreamTap(label("Portico; fwd=method"));
+                exchange.put(TAP, label("Portico; fwd=method"));
             }
             exchange.cacheOutcome(CacheOutcome.BYPASS);
             return Flow.NEXT;
@@ -149,14 +154,48 @@ public final class CacheStage implements Stage {
                 requestHeaders.set(HttpHeaders.CACHE_CONTROL, "no-cache");
             }
         }
-        exchange.upstreamTap(fill);
+        exchange.put(TAP, fill);
         exchange.cacheOutcome(CacheOutcome.MISS);
         return Flow.NEXT;
     }
 
+    @Override
+    public Flow onUpstreamResponse(Exchange exchange, int status) {
+        CacheTap tap = exchange.get(TAP);
+        return tap != null && tap.head(exchange, status) ? Flow.TAKEN : Flow.NEXT;
+    }
+
+    @Override
+    public Flow onUpstreamFailure(Exchange exchange, LocalReason reason) {
+        CacheTap tap = exchange.get(TAP);
+        return tap != null && tap.failed(exchange, reason) ? Flow.TAKEN : Flow.NEXT;
+    }
+
+    @Override
+    public void onResponseHead(Exchange exchange) {
+        CacheTap tap = exchange.get(TAP);
+        if (tap != null) {
+            tap.noUpstreamResponse();
+        }
+    }
+
+    @Override
+    public BodyFilter onResponseBody(Exchange exchange) {
+        CacheTap tap = exchange.get(TAP);
+        return tap == null ? null : tap.body();
+    }
+
+    @Override
+    public void onComplete(Exchange exchange) {
+        CacheTap tap = exchange.get(TAP);
+        if (tap != null) {
+            tap.noUpstreamResponse();
+        }
+    }
+
     private Flow bypass(Exchange exchange, String cacheStatus) {
         exchange.cacheOutcome(CacheOutcome.BYPASS);
-        exchange.upstreamTap(label(cacheStatus));
+        exchange.put(TAP, label(cacheStatus));
         return Flow.NEXT;
     }
 
@@ -169,8 +208,8 @@ public final class CacheStage implements Stage {
     }
 
     /** A tap that only labels the response with its {@code Cache-Status}. */
-    static UpstreamTap label(String cacheStatus) {
-        return new UpstreamTap() {
+    static CacheTap label(String cacheStatus) {
+        return new CacheTap() {
             @Override
             public boolean head(Exchange exchange, int status) {
                 exchange.response().headers().set(HitResponder.CACHE_STATUS, cacheStatus);
@@ -180,7 +219,7 @@ public final class CacheStage implements Stage {
     }
 
     /** RFC 9111 section 4.4: a successful unsafe request invalidates its target and the URIs its response names. */
-    private final class Invalidate implements UpstreamTap {
+    private final class Invalidate implements CacheTap {
         private final Exchange exchange;
 
         Invalidate(Exchange exchange) {
@@ -241,8 +280,9 @@ public final class CacheStage implements Stage {
         return store;
     }
 
-    ForwardStage forward() {
-        return forward;
+    /** The vhost's compressor, or null. */
+    CompressionStage compression() {
+        return compression;
     }
 
     long heuristicCapMillis() {

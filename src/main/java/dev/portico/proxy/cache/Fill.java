@@ -6,9 +6,9 @@ import dev.portico.cache.rules.CacheControl;
 import dev.portico.cache.rules.Storability;
 import dev.portico.cache.rules.VaryKey;
 import dev.portico.http.DeclaredLength;
-import dev.portico.http.coding.CompressionPolicy;
+import dev.portico.proxy.core.BodyFilter;
 import dev.portico.proxy.core.Exchange;
-import dev.portico.proxy.core.UpstreamTap;
+import dev.portico.proxy.encoding.CompressionStage;
 import dev.portico.proxy.core.outcome.CacheOutcome;
 import dev.portico.proxy.core.outcome.LocalReason;
 import io.vertx.core.Context;
@@ -22,7 +22,8 @@ import java.util.Map;
 
 /**
  * One request's fetch of a cacheable response that other requests for the same key wait on (request collapsing).
- * The leading request goes upstream with this as its {@link UpstreamTap}; requests that arrive meanwhile join as
+ * The leading request goes upstream with this as its {@link CacheTap}, and the upstream's body passes through it in
+ * the response body phase; requests that arrive meanwhile join as
  * {@link FillWaiter}s and are streamed the same response as it arrives. If the response cannot be shared (not
  * storable, different variant) or the fetch fails, the waiters are released to go upstream themselves, so a failed
  * fill never poisons the key.
@@ -30,7 +31,7 @@ import java.util.Map;
  * <p>All state is confined to the leader's event loop: joins and every other call arrive there, and waiters on
  * other loops are told through their own contexts. Nothing blocks and nothing is locked.
  */
-final class Fill implements UpstreamTap {
+final class Fill implements CacheTap, BodyFilter {
 
     private enum State { PENDING, SHARING, DONE, RELEASED }
 
@@ -124,7 +125,7 @@ final class Fill implements UpstreamTap {
         if (reason == null && declared > stage.maxObjectBytes()) {
             reason = "size";
         }
-        CompressionPolicy compression = exchange.vhost().compression();
+        CompressionStage compression = stage.compression();
         if (reason == null && compression != null && compression.withheldFromHttp10(exchange.request().version(),
                 requestHeaders, headers)) {
             reason = "http-1.0";
@@ -155,9 +156,14 @@ final class Fill implements UpstreamTap {
     }
 
     @Override
-    public void chunk(Buffer chunk) {
+    public BodyFilter body() {
+        return state == State.SHARING ? this : null;
+    }
+
+    @Override
+    public Buffer piece(Buffer chunk) {
         if (state != State.SHARING) {
-            return;
+            return chunk;
         }
         if (chunks != null) {
             size += chunk.length();
@@ -177,13 +183,15 @@ final class Fill implements UpstreamTap {
             // the upstream's end arrives: store now, or its next request would find neither entry nor fill.
             complete();
         }
+        return chunk;
     }
 
     @Override
-    public void end() {
+    public Buffer end() {
         if (state == State.SHARING) {
             complete();
         }
+        return EMPTY;
     }
 
     private void complete() {
@@ -210,7 +218,7 @@ final class Fill implements UpstreamTap {
 
     /** Waiters streaming this response need its rest, and so does the store. */
     @Override
-    public boolean wantsBodyWithoutClient() {
+    public boolean wantsRestWithoutClient() {
         return state == State.SHARING && !waiters.isEmpty();
     }
 
@@ -229,9 +237,9 @@ final class Fill implements UpstreamTap {
         }
     }
 
-    /** A static file answered instead: the waiters go on by themselves (and find the file too). */
+    /** A static file answered instead, or the client left: the waiters go on by themselves. */
     @Override
-    public void answeredLocally() {
+    public void noUpstreamResponse() {
         if (state == State.PENDING) {
             release(null);
         }

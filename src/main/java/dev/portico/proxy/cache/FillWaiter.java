@@ -127,7 +127,7 @@ final class FillWaiter {
         state = State.DONE;
         context.owner().cancelTimer(timer);
         exchange.cacheOutcome(CacheOutcome.MISS);
-        exchange.upstreamTap(CacheStage.label(reason == null ? "Portico; fwd=miss"
+        exchange.put(CacheStage.TAP, CacheStage.label(reason == null ? "Portico; fwd=miss"
                 : "Portico; fwd=miss; detail=" + reason));
         exchange.proceed();
     }

@@ -11,6 +11,7 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.streams.ReadStream;
 
+import java.util.Arrays;
 import java.util.function.Consumer;
 
 /**
@@ -21,7 +22,6 @@ public final class Exchange {
 
     /** Header names are pre-encoded {@code AsciiString}s: hashed once, written without encoding. */
     public static final CharSequence REQUEST_ID_HEADER = HttpHeaders.createOptimized("X-Request-Id");
-    private static final Stage[] NO_STAGES = new Stage[0];
 
     private final HttpServerRequest request;
     private final HttpServerResponse response;
@@ -34,15 +34,12 @@ public final class Exchange {
     private RequestTarget target;
     private CompiledVhost vhost;
     private CompiledVhost refusedBy;
-    private Stage[] stages = NO_STAGES;
-    private int next;
+    private final Pipeline pipeline = new Pipeline(this);
+    private Object[] locals;
     private LocalReason reason;
-    private String upstreamAddress;
-    private long upstreamStartNanos;
-    private long upstreamHeadersNanos;
+    private final UpstreamTiming upstream = new UpstreamTiming();
     private boolean headSent;
     private Runnable clientGoneHook;
-    private UpstreamTap upstreamTap;
     private CacheOutcome cacheOutcome;
     private String clientAcceptEncoding;
     private ReadStream<Buffer> requestBody;
@@ -143,24 +140,9 @@ public final class Exchange {
         }
     }
 
-    public String upstreamAddress() {
-        return upstreamAddress;
-    }
-
-    /** Records the upstream attempt now starting; the last one wins in the log. */
-    public void upstreamStarted(String address) {
-        this.upstreamAddress = address;
-        this.upstreamStartNanos = System.nanoTime();
-        this.upstreamHeadersNanos = 0;
-    }
-
-    public void upstreamHeadersReceived() {
-        this.upstreamHeadersNanos = System.nanoTime();
-    }
-
-    /** Nanoseconds from connecting to the upstream to its response head, or -1 when none arrived. */
-    public long upstreamNanos() {
-        return upstreamHeadersNanos == 0 ? -1 : upstreamHeadersNanos - upstreamStartNanos;
+    /** The upstream attempt's address and timing, for the access log and statistics. */
+    public UpstreamTiming upstream() {
+        return upstream;
     }
 
     public boolean headSent() {
@@ -190,26 +172,36 @@ public final class Exchange {
     }
 
     /**
-     * The request body as whoever forwards it reads it: the request itself, unless a stage put a wrapper in front
-     * of it (the body size limit counts a chunked body as it is read).
+     * The request body as whoever forwards it reads it: the request itself, through the request body phase of the
+     * stages that ran (the body size limit counts a chunked body as it is read). Ask once the pipeline stands still.
      */
     public ReadStream<Buffer> requestBody() {
-        return requestBody == null ? request : requestBody;
+        if (requestBody == null) {
+            requestBody = pipeline.requestBody(request);
+        }
+        return requestBody;
     }
 
-    /** Puts {@code body}, which reads from the request, in front of it for whoever forwards the body. */
-    public void requestBody(ReadStream<Buffer> body) {
-        this.requestBody = body;
+    /** This request's state of the given kind, kept by a stage between its phases; null when none was put. */
+    @SuppressWarnings("unchecked")
+    public <T> T get(RequestLocal<T> key) {
+        int slot = key.slot();
+        return locals == null || slot >= locals.length ? null : (T) locals[slot];
     }
 
-    /** The tap on the upstream's response, or null. */
-    public UpstreamTap upstreamTap() {
-        return upstreamTap;
+    /** Keeps a stage's state for this request. */
+    public <T> void put(RequestLocal<T> key, T value) {
+        int slot = key.slot();
+        if (locals == null || slot >= locals.length) {
+            locals = locals == null ? new Object[RequestLocal.declared()] : Arrays.copyOf(locals,
+                    RequestLocal.declared());
+        }
+        locals[slot] = value;
     }
 
-    /** Sets what watches the upstream's response (one per request: a cache filling or revalidating). */
-    public void upstreamTap(UpstreamTap tap) {
-        this.upstreamTap = tap;
+    /** The phases of this request's pipeline, for the stages and producers that run the later ones. */
+    public Pipeline phases() {
+        return pipeline;
     }
 
     /** Records that the client connection closed before the response was complete, and runs the hook. */
@@ -267,8 +259,7 @@ public final class Exchange {
             clientAcceptEncoding = AcceptEncoding.of(request.headers());
         }
         vhost.stats().slot(loop.index()).started();
-        this.stages = vhost.stages();
-        this.next = 0;
+        pipeline.start(vhost.stages());
         proceed();
     }
 
@@ -277,15 +268,13 @@ public final class Exchange {
      * on a 404 for an unknown host), as though they had run.
      */
     public void unroutedStages(Stage[] stages) {
-        this.stages = stages;
-        this.next = stages.length;
+        pipeline.ranAlready(stages);
     }
 
     /** Runs the remaining stages until one takes the request. Stages that went asynchronous call this to resume. */
     public void proceed() {
         try {
-            while (next < stages.length) {
-                Stage stage = stages[next++];
+            for (Stage stage = pipeline.advance(); stage != null; stage = pipeline.advance()) {
                 if (stage.onRequest(this) == Stage.Flow.TAKEN) {
                     return;
                 }
@@ -303,9 +292,7 @@ public final class Exchange {
      * after the status and the producer's headers are set and before the first body byte is written.
      */
     public void sendHead() {
-        for (int i = next - 1; i >= 0; i--) {
-            stages[i].onResponseHead(this);
-        }
+        pipeline.responseHead();
         response.headers().set(REQUEST_ID_HEADER, requestId);
         if (loop.draining()) {
             response.headers().set(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
@@ -375,6 +362,7 @@ public final class Exchange {
             if (connection != null) {
                 connection.completed(this);
             }
+            pipeline.complete();
             onComplete.accept(this);
         }
     }

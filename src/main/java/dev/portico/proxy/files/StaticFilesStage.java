@@ -7,7 +7,6 @@ import dev.portico.http.coding.CompressionPolicy;
 import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.Stage;
 import dev.portico.proxy.core.StageFactory;
-import dev.portico.proxy.core.UpstreamTap;
 import dev.portico.proxy.core.VhostRuntime;
 import dev.portico.proxy.core.outcome.CacheOutcome;
 import dev.portico.proxy.core.outcome.LocalReason;
@@ -159,15 +158,10 @@ public final class StaticFilesStage implements Stage {
     }
 
     /**
-     * This stage answers: a cache stage in front, which expected an upstream response to store, is told that none
-     * will come (so requests waiting on it go on by themselves), and the request is not a cache miss.
+     * This stage answers, so the request is not a cache miss. (A cache stage in front, which expected an upstream
+     * response to store, sees none come in its response head phase and lets the requests waiting on it go.)
      */
     private static void takeOver(Exchange exchange) {
-        UpstreamTap tap = exchange.upstreamTap();
-        if (tap != null) {
-            exchange.upstreamTap(null);
-            tap.answeredLocally();
-        }
         if (exchange.cacheOutcome() != null) {
             exchange.cacheOutcome(CacheOutcome.BYPASS);
         }

@@ -3,6 +3,9 @@ package dev.portico.proxy.forwarding;
 import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.Stage;
 import dev.portico.proxy.core.StageFactory;
+import dev.portico.proxy.core.SubRequest;
+import dev.portico.proxy.core.SubResponse;
+import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;
 
@@ -30,7 +33,18 @@ public final class ForwardingHeadersStage implements Stage {
 
     @Override
     public Flow onRequest(Exchange exchange) {
-        MultiMap headers = exchange.request().headers();
+        edit(exchange.request().headers(), exchange);
+        return Flow.NEXT;
+    }
+
+    /** Portico's own requests (a background refresh) reach the origin as the client's request they are made for. */
+    @Override
+    public Future<SubResponse> onSubRequest(SubRequest request, SubRequest.Next next) {
+        edit(request.headers(), request.parent());
+        return next.proceed(request);
+    }
+
+    private static void edit(MultiMap headers, Exchange exchange) {
         String client = exchange.clientAddress();
         String proto = exchange.request().scheme();
         String host = exchange.target().authority();
@@ -48,7 +62,6 @@ public final class ForwardingHeadersStage implements Stage {
             headers.set(X_FORWARDED_HOST, host);
             headers.set(X_REAL_IP, client);
         }
-        return Flow.NEXT;
     }
 
     /** RFC 7239 section 6: an IPv6 node is bracketed, and then must be quoted. */

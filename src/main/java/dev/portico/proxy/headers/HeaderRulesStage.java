@@ -3,7 +3,10 @@ package dev.portico.proxy.headers;
 import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.Stage;
 import dev.portico.proxy.core.StageFactory;
+import dev.portico.proxy.core.SubRequest;
+import dev.portico.proxy.core.SubResponse;
 import dev.portico.vhost.HeaderRules;
+import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 
 import java.util.LinkedHashMap;
@@ -50,6 +53,15 @@ public final class HeaderRulesStage implements Stage {
             apply(exchange.request().headers());
         }
         return Flow.NEXT;
+    }
+
+    /** Portico's own requests (a background refresh) reach the origin with the vhost's edits too. */
+    @Override
+    public Future<SubResponse> onSubRequest(SubRequest request, SubRequest.Next next) {
+        if (onRequest) {
+            apply(request.headers());
+        }
+        return next.proceed(request);
     }
 
     @Override

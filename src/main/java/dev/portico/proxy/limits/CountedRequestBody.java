@@ -4,7 +4,6 @@ import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.outcome.LocalReason;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.streams.ReadStream;
 
 /**
@@ -16,20 +15,21 @@ import io.vertx.core.streams.ReadStream;
 final class CountedRequestBody implements ReadStream<Buffer> {
 
     private final Exchange exchange;
-    private final HttpServerRequest request;
+    private final ReadStream<Buffer> source;
     private final long maxBytes;
     private long received;
     private boolean refused;
 
-    CountedRequestBody(Exchange exchange, long maxBytes) {
+    /** @param body the body as the stages outside read it: the request itself, today */
+    CountedRequestBody(Exchange exchange, ReadStream<Buffer> body, long maxBytes) {
         this.exchange = exchange;
-        this.request = exchange.request();
+        this.source = body;
         this.maxBytes = maxBytes;
     }
 
     @Override
     public ReadStream<Buffer> handler(Handler<Buffer> handler) {
-        request.handler(handler == null ? null : piece -> {
+        source.handler(handler == null ? null : piece -> {
             if (refused) {
                 return;
             }
@@ -46,7 +46,7 @@ final class CountedRequestBody implements ReadStream<Buffer> {
     @Override
     public ReadStream<Buffer> exceptionHandler(Handler<Throwable> handler) {
         // After a refusal the closing connection fails the request; that is no news to the one forwarding it.
-        request.exceptionHandler(handler == null ? null : failure -> {
+        source.exceptionHandler(handler == null ? null : failure -> {
             if (!refused) {
                 handler.handle(failure);
             }
@@ -56,7 +56,7 @@ final class CountedRequestBody implements ReadStream<Buffer> {
 
     @Override
     public ReadStream<Buffer> endHandler(Handler<Void> handler) {
-        request.endHandler(handler == null ? null : end -> {
+        source.endHandler(handler == null ? null : end -> {
             if (!refused) {
                 handler.handle(end);
             }
@@ -66,14 +66,14 @@ final class CountedRequestBody implements ReadStream<Buffer> {
 
     @Override
     public ReadStream<Buffer> pause() {
-        request.pause();
+        source.pause();
         return this;
     }
 
     @Override
     public ReadStream<Buffer> resume() {
         if (!refused) {
-            request.resume();
+            source.resume();
         }
         return this;
     }
@@ -81,14 +81,14 @@ final class CountedRequestBody implements ReadStream<Buffer> {
     @Override
     public ReadStream<Buffer> fetch(long amount) {
         if (!refused) {
-            request.fetch(amount);
+            source.fetch(amount);
         }
         return this;
     }
 
     private void refuse() {
         refused = true;
-        request.pause();
+        source.pause();
         exchange.reason(LocalReason.REQUEST_BODY_TOO_LARGE);
         // The client side is finished as far as the upstream is concerned: this runs the hook that resets the
         // upstream request, and a reset the client caused is not held against the upstream's health.

@@ -6,7 +6,9 @@ import dev.portico.proxy.core.Stage;
 import dev.portico.proxy.core.StageFactory;
 import dev.portico.proxy.core.outcome.LocalReason;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.streams.ReadStream;
 
 /**
  * A vhost's {@code maxRequestBody}, like nginx's {@code client_max_body_size}: a request that declares a longer body
@@ -40,11 +42,17 @@ public final class RequestBodyLimitStage implements Stage {
                     + " bytes) is larger than this vhost accepts (" + maxBytes + " bytes)", true);
             return Flow.TAKEN;
         }
-        // Netty drops a Content-Length sent along with Transfer-Encoding, so a chunked body has no declared length.
-        if (declared < 0 && request.headers().contains(HttpHeaders.TRANSFER_ENCODING)) {
-            exchange.requestBody(new CountedRequestBody(exchange, maxBytes));
-        }
         return Flow.NEXT;
+    }
+
+    @Override
+    public ReadStream<Buffer> onRequestBody(Exchange exchange, ReadStream<Buffer> body) {
+        // Netty drops a Content-Length sent along with Transfer-Encoding, so a chunked body has no declared length.
+        HttpServerRequest request = exchange.request();
+        if (DeclaredLength.of(request.headers()) < 0 && request.headers().contains(HttpHeaders.TRANSFER_ENCODING)) {
+            return new CountedRequestBody(exchange, body, maxBytes);
+        }
+        return body;
     }
 
     /** The largest body accepted, in bytes. */

@@ -2,6 +2,7 @@ package dev.portico.proxy.route;
 
 import dev.portico.proxy.cache.CacheStage;
 import dev.portico.proxy.core.StageFactory;
+import dev.portico.proxy.encoding.CompressionStage;
 import dev.portico.proxy.files.StaticFilesStage;
 import dev.portico.proxy.forwarding.ForwardingHeadersStage;
 import dev.portico.proxy.headers.HeaderRulesStage;
@@ -31,6 +32,9 @@ final class StageRegistry {
                 // Inside the response edits (they apply to hits too), before the forwarding headers a hit does not
                 // need.
                 CacheStage.FACTORY,
+                // Inside the cache, which so stores responses as clients get them; outside the static files, which
+                // choose their own representation with the same policy.
+                CompressionStage.FACTORY,
                 // After the cache (which stores what the upstreams answer for paths no file matches), before what
                 // only prepares the upstream request.
                 StaticFilesStage.FACTORY,

@@ -151,7 +151,7 @@ final class ProxyRequestHandler implements Handler<HttpServerRequest> {
         CompiledVhost vhost = exchange.vhost();
         (vhost == null ? stats.unmatched() : vhost.stats()).slot(loop.index()).completed(exchange.status(),
                 exchange.reason(), exchange.bytesIn(), exchange.bytesOut(), exchange.durationNanos(),
-                exchange.upstreamNanos(), exchange.cacheOutcome());
+                exchange.upstream().nanos(), exchange.cacheOutcome());
         for (RequestObserver observer : observers) {
             try {
                 observer.completed(exchange);

@@ -1,8 +1,7 @@
 package dev.portico.proxy.upstream;
 
-import dev.portico.http.coding.BodyEncoder;
 import dev.portico.proxy.core.ReadDeadlines;
-import dev.portico.proxy.core.UpstreamTap;
+import dev.portico.proxy.core.ResponseBodyFilters;
 import dev.portico.proxy.upstream.pool.BodyHandoff;
 import io.netty.buffer.ByteBuf;
 import io.vertx.core.AsyncResult;
@@ -21,16 +20,13 @@ import java.util.concurrent.TimeUnit;
  * upstream). It also gives up on a source that sends nothing for its idle timeout (nginx's
  * {@code proxy_read_timeout} and {@code client_body_timeout} both run between two reads): the deadline restarts with
  * each piece, and stops while the relay itself holds the source back for a slow destination, since the source is
- * not the one waiting then. Runs on one event loop.
+ * not the one waiting then. A response body passes the response body phase's filters on its way (a compressor, a cache
+ * keeping a copy). Runs on one event loop.
  */
 final class BodyRelay extends ReadDeadlines.Waiter {
 
     /** The outcome, reported exactly once. */
     interface Outcome {
-        /** The source ended: all of the body has been read and handed to the destination, which is ending now. */
-        default void sourceEnded() {
-        }
-
         void relayed();
 
         void sourceFailed(Throwable cause);
@@ -43,21 +39,13 @@ final class BodyRelay extends ReadDeadlines.Waiter {
         void sourceTimedOut(boolean destinationEnded);
 
         void destinationFailed(Throwable cause);
-
-        /**
-         * Asked when the destination goes away (or a write to it fails) before the end: true to read the source to
-         * its end anyway, its pieces still shown to the tap, and end as {@link #relayed()}.
-         */
-        default boolean readOnWithoutDestination() {
-            return false;
-        }
     }
 
     private final ReadStream<Buffer> source;
     private final WriteStream<Buffer> destination;
     private final Outcome outcome;
-    private final UpstreamTap tap;
-    private final BodyEncoder encoder;
+    /** The response body phase, or null (a request body, or a response no stage filters). */
+    private final ResponseBodyFilters filters;
     private final ReadDeadlines deadlines;
     private final long idleTimeoutMillis;
     private final long idleTimeoutNanos;
@@ -69,15 +57,14 @@ final class BodyRelay extends ReadDeadlines.Waiter {
     private boolean endedEarly;
     private boolean sourceDone;
     private boolean destinationDone;
-    /** The destination is gone and the source is read on for the tap alone. */
+    /** The destination is gone and the source is read on for the filters alone. */
     private boolean detached;
 
-    private BodyRelay(ReadStream<Buffer> source, WriteStream<Buffer> destination, UpstreamTap tap,
-                      BodyEncoder encoder, ReadDeadlines deadlines, long idleTimeoutMillis, Outcome outcome) {
+    private BodyRelay(ReadStream<Buffer> source, WriteStream<Buffer> destination, ResponseBodyFilters filters,
+                      ReadDeadlines deadlines, long idleTimeoutMillis, Outcome outcome) {
         this.source = source;
         this.destination = destination;
-        this.tap = tap;
-        this.encoder = encoder;
+        this.filters = filters;
         this.deadlines = deadlines;
         this.idleTimeoutMillis = idleTimeoutMillis;
         this.idleTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(idleTimeoutMillis);
@@ -91,28 +78,28 @@ final class BodyRelay extends ReadDeadlines.Waiter {
      */
     static void start(ReadStream<Buffer> source, WriteStream<Buffer> destination, ReadDeadlines deadlines,
                       long idleTimeoutMillis, Outcome outcome) {
-        new BodyRelay(source, destination, null, null, deadlines, idleTimeoutMillis, outcome).run();
+        new BodyRelay(source, destination, null, deadlines, idleTimeoutMillis, outcome).run();
     }
 
     /**
-     * Starts relaying through {@code encoder} (may be null), showing every piece as written to {@code tap} (may be
-     * null) just before it is written.
+     * Starts relaying through the response body phase's {@code filters} (may be null).
      *
      * @param idleTimeoutMillis the longest wait for the next piece of the source while it is being read
      */
-    static BodyRelay start(ReadStream<Buffer> source, WriteStream<Buffer> destination, UpstreamTap tap,
-                           BodyEncoder encoder, ReadDeadlines deadlines, long idleTimeoutMillis, Outcome outcome) {
-        BodyRelay relay = new BodyRelay(source, destination, tap, encoder, deadlines, idleTimeoutMillis, outcome);
+    static BodyRelay start(ReadStream<Buffer> source, WriteStream<Buffer> destination, ResponseBodyFilters filters,
+                           ReadDeadlines deadlines, long idleTimeoutMillis, Outcome outcome) {
+        BodyRelay relay = new BodyRelay(source, destination, filters, deadlines, idleTimeoutMillis, outcome);
         relay.run();
         return relay;
     }
 
     /**
-     * The destination went away before the end. Returns true when the relay reads on for the tap
-     * ({@link Outcome#readOnWithoutDestination()}); false when the caller is to stop the source.
+     * The destination went away before the end. Returns true when the relay reads on for the filters (one still needs
+     * the body: requests collapsed onto this one are streaming it from the cache's fill); false when the caller is to
+     * stop the source.
      */
     boolean destinationGone() {
-        if (done || detached || !outcome.readOnWithoutDestination()) {
+        if (done || detached || filters == null || !filters.wantsRestWithoutClient()) {
             return detached;
         }
         detached = true;
@@ -123,12 +110,12 @@ final class BodyRelay extends ReadDeadlines.Waiter {
 
     /**
      * Takes the rest of the body straight from the upstream socket ({@link BodyHandoff}): only for a plain relay, with
-     * no encoder and no tap, which need the bytes on the heap anyway.
+     * no body filters, which need the bytes on the heap anyway.
      *
      * @return false when the handoff refused (some of the body already went through Vert.x)
      */
     boolean takeFrom(BodyHandoff from) {
-        if (encoder != null || tap != null || !from.take(this::take)) {
+        if (filters != null || !from.take(this::take)) {
             return false;
         }
         handoff = from;
@@ -176,19 +163,15 @@ final class BodyRelay extends ReadDeadlines.Waiter {
             deadlines.restartIfRunning(this, idleTimeoutNanos);
             Buffer piece;
             try {
-                piece = encoder == null ? chunk : encoder.encode(chunk);
+                piece = filters == null ? chunk : filters.piece(chunk);
             } catch (RuntimeException e) {
                 sourceFailed(e);
                 return;
             }
-            if (encoder != null && encoder.finished()) {
+            if (filters != null && filters.ended()) {
                 // The last piece of a body of known length: the client's response ends with it, in one write
                 // (a separate end would cost the chunked terminator its own system call).
                 endedEarly = true;
-                if (tap != null) {
-                    tap.chunk(piece);
-                }
-                outcome.sourceEnded();
                 if (detached) {
                     destinationEnded(Future.succeededFuture());
                 } else {
@@ -212,13 +195,20 @@ final class BodyRelay extends ReadDeadlines.Waiter {
                 relayedWhenBothDone();
                 return;
             }
-            if (encoder != null) {
-                Buffer rest = encoder.finish();
+            if (filters != null) {
+                // Before the client can see the end: a cache stores the response before the client's next request
+                // can arrive, and a complete body is stored even if the client connection fails on the last write.
+                Buffer rest;
+                try {
+                    rest = filters.end();
+                } catch (RuntimeException e) {
+                    sourceFailed(e);
+                    return;
+                }
                 if (rest.length() > 0) {
                     forward(rest);
                 }
             }
-            outcome.sourceEnded();
             if (detached) {
                 destinationEnded(Future.succeededFuture());
             } else {
@@ -263,9 +253,6 @@ final class BodyRelay extends ReadDeadlines.Waiter {
     }
 
     private void forward(Buffer piece) {
-        if (tap != null) {
-            tap.chunk(piece);
-        }
         if (!detached) {
             destination.write(piece, writeAck);
         }
@@ -303,8 +290,9 @@ final class BodyRelay extends ReadDeadlines.Waiter {
 
     private void detach() {
         deadlines.cancel(this);
-        if (encoder != null) {
-            encoder.release();
+        if (filters != null) {
+            // A body that never ended: nothing of it is stored, the codec's memory is freed.
+            filters.broken();
         }
         source.handler(null);
         source.exceptionHandler(null);

@@ -1,9 +1,14 @@
 package dev.portico.proxy.upstream;
 
+import dev.portico.http.HopByHopHeaders;
 import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.Stage;
+import dev.portico.proxy.core.SubRequest;
+import dev.portico.proxy.core.SubResponse;
 import dev.portico.proxy.upstream.balance.UpstreamGroup;
 import dev.portico.proxy.upstream.balance.UpstreamTarget;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpVersion;
 
@@ -40,6 +45,17 @@ public final class ForwardStage implements Stage {
     public Flow onRequest(Exchange exchange) {
         new UpstreamCall(this, exchange).start();
         return Flow.TAKEN;
+    }
+
+    /** Answers a sub-request with one GET to an upstream, its hop-by-hop fields dropped as for any request. */
+    @Override
+    public Future<SubResponse> onSubRequest(SubRequest request, SubRequest.Next next) {
+        MultiMap in = request.headers();
+        MultiMap out = MultiMap.caseInsensitiveMultiMap();
+        HopByHopHeaders.of(in).copyEndToEnd(in, out, "Host", "Expect");
+        Exchange parent = request.parent();
+        return UpstreamFetch.get(this, parent.loop(), parent.target().authority(), parent.target().pathAndQuery(),
+                out, request.maxBody());
     }
 
     public UpstreamGroup group() {

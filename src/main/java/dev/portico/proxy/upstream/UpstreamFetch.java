@@ -2,6 +2,7 @@ package dev.portico.proxy.upstream;
 
 import dev.portico.proxy.core.LoopState;
 import dev.portico.proxy.core.ReadDeadlines;
+import dev.portico.proxy.core.SubResponse;
 import dev.portico.proxy.upstream.balance.AttemptOutcome;
 import dev.portico.proxy.upstream.balance.UpstreamTarget;
 import dev.portico.proxy.upstream.pool.UpstreamClients;
@@ -21,16 +22,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A GET to a vhost's upstreams with no client waiting on it, its body collected in memory up to a limit: how a
- * cache refreshes a stale response in the background ({@code stale-while-revalidate}). Uses the event loop's
+ * A GET to a vhost's upstreams with no client waiting on it, its body collected in memory up to a limit: how the
+ * forwarder answers a {@link dev.portico.proxy.core.SubRequest} (a cache's background refresh). Uses the event loop's
  * pools, read deadlines and the passive health of the upstreams like any forwarded request. Runs on the loop's
  * thread.
  */
-public final class UpstreamFetch {
-
-    /** The upstream's answer; {@code body} is null when it was larger than allowed (the body was discarded). */
-    public record Result(int status, String statusMessage, MultiMap headers, Buffer body) {
-    }
+final class UpstreamFetch {
 
     private UpstreamFetch() {
     }
@@ -39,7 +36,7 @@ public final class UpstreamFetch {
      * @param authority the client's {@code Host}, used when the vhost preserves it
      * @param headers the request's header fields, already without hop-by-hop fields
      */
-    public static Future<Result> get(ForwardStage stage, LoopState loop, String authority, String pathAndQuery,
+    static Future<SubResponse> get(ForwardStage stage, LoopState loop, String authority, String pathAndQuery,
                                      MultiMap headers, long maxBody) {
         UpstreamTarget target = stage.group().pick(loop, 0, System.nanoTime());
         if (target == null) {
@@ -84,7 +81,7 @@ public final class UpstreamFetch {
         private final long timeoutNanos;
         private final long maxBody;
         private final UpstreamClients.PooledClient pool;
-        private final Promise<Result> result = Promise.promise();
+        private final Promise<SubResponse> result = Promise.promise();
         private HttpClientRequest request;
         private Buffer body = Buffer.buffer();
         private boolean released;
@@ -132,7 +129,7 @@ public final class UpstreamFetch {
             response.endHandler(v -> {
                 deadlines.cancel(this);
                 release();
-                result.tryComplete(new Result(response.statusCode(), response.statusMessage(), response.headers(),
+                result.tryComplete(new SubResponse(response.statusCode(), response.statusMessage(), response.headers(),
                         body));
             });
         }

@@ -245,8 +245,8 @@ public class AccessLog implements RequestObserver {
         r.bytesIn = exchange.bytesIn();
         r.bytesOut = exchange.bytesOut();
         r.durationNanos = durationNanos;
-        r.upstreamNanos = exchange.upstreamNanos();
-        r.upstream = exchange.upstreamAddress();
+        r.upstreamNanos = exchange.upstream().nanos();
+        r.upstream = exchange.upstream().address();
         LocalReason reason = exchange.reason();
         r.reason = reason == null ? null : reason.code();
         r.userAgent = request.getHeader(HttpHeaders.USER_AGENT);

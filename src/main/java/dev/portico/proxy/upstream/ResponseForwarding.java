@@ -1,0 +1,151 @@
+package dev.portico.proxy.upstream;
+
+import dev.portico.http.HopByHopHeaders;
+import dev.portico.proxy.core.Exchange;
+import dev.portico.proxy.core.ReadDeadlines;
+import dev.portico.proxy.core.ResponseBodyFilters;
+import dev.portico.proxy.core.Stage;
+import dev.portico.proxy.core.outcome.LocalReason;
+import dev.portico.proxy.upstream.pool.BodyHandoff;
+import io.vertx.core.MultiMap;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
+import org.jboss.logging.Logger;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * An upstream's response on its way to the client: its head copied (end-to-end fields, this hop's {@code Via}), the
+ * upstream response phase (a compressor rewrites the head, a cache may answer from what it stored instead), the
+ * response head phase, then the body relayed through the response body phase, with the relay's outcomes mapped to
+ * what the client and the pool see. A body nobody will read is drained so the connection can be pooled.
+ */
+final class ResponseForwarding {
+
+    private static final Logger LOG = Logger.getLogger(ResponseForwarding.class);
+
+    private final UpstreamCall call;
+    private final HttpClientResponse upstream;
+    private BodyRelay relay;
+    private boolean finished;
+
+    ResponseForwarding(UpstreamCall call, HttpClientResponse upstream) {
+        this.call = call;
+        this.upstream = upstream;
+    }
+
+    /** @param handoff the connection's direct body path, or null */
+    void start(BodyHandoff handoff) {
+        Exchange exchange = call.exchange();
+        ForwardStage stage = call.stage();
+        HttpServerResponse response = exchange.response();
+        int status = upstream.statusCode();
+        // Set only what differs: a new response is 200 OK, a status lookup and a custom phrase (a new status object)
+        // per response showed up in profiles.
+        if (status != response.getStatusCode()) {
+            response.setStatusCode(status);
+        }
+        String message = upstream.statusMessage();
+        if (message != null && !message.equals(response.getStatusMessage())) {
+            response.setStatusMessage(message);
+        }
+        MultiMap upHeaders = upstream.headers();
+        MultiMap outHeaders = response.headers();
+        HopByHopHeaders.of(upHeaders).copyEndToEnd(upHeaders, outHeaders, null, null);
+        outHeaders.add(UpstreamCall.VIA, stage.via(upstream.version()));
+        if (exchange.phases().upstreamResponse(status) == Stage.Flow.TAKEN) {
+            discard();
+            return;
+        }
+        HttpServerRequest request = exchange.request();
+        boolean bodyless = request.method() == HttpMethod.HEAD || status == 204 || status == 304 || status < 200;
+        // After the upstream response phase: a compressor drops Content-Length.
+        if (!bodyless && !outHeaders.contains(HttpHeaders.CONTENT_LENGTH)
+                && request.version() != HttpVersion.HTTP_1_0) {
+            response.setChunked(true);
+        }
+        exchange.sendHead();
+        ResponseBodyFilters filters = exchange.phases().responseBody();
+        relay = BodyRelay.start(upstream, response, filters, call.deadlines(), stage.readTimeoutMillis(),
+                new Relayed());
+        if (handoff != null && !bodyless) {
+            relay.takeFrom(handoff);
+        }
+    }
+
+    /**
+     * The client left: whether the upstream request is to be cancelled, which it is unless the response is complete
+     * or the relay reads on for a body filter that still needs the body (other requests are streaming it).
+     */
+    boolean cancelOnClientGone() {
+        return !finished && (relay == null || !relay.destinationGone());
+    }
+
+    /** What the relay's end means for the client and the pool. */
+    private final class Relayed implements BodyRelay.Outcome {
+
+        @Override
+        public void relayed() {
+            finished = true;
+            call.releasePool();
+        }
+
+        @Override
+        public void sourceFailed(Throwable cause) {
+            finished = true;
+            call.releasePool();
+            LOG.debugf("request %s: %s failed while streaming the response: %s", call.exchange().requestId(),
+                    call.target().spec().origin(), cause);
+            call.exchange().abort(LocalReason.UPSTREAM_RESET);
+        }
+
+        @Override
+        public void sourceTimedOut(boolean destinationEnded) {
+            finished = true;
+            long timeout = call.stage().readTimeoutMillis();
+            // The connection is mid-response: Vert.x closes it rather than pool it.
+            call.upstreamRequest().reset(0, new TimeoutException("no response body for " + timeout + " ms"));
+            call.releasePool();
+            LOG.debugf("request %s: %s sent no response body for %d ms", call.exchange().requestId(),
+                    call.target().spec().origin(), timeout);
+            if (!destinationEnded) {
+                // The head is out, so the client learns of it as of any broken upstream: a reset.
+                call.exchange().abort(LocalReason.UPSTREAM_RESPONSE_TIMEOUT);
+            }
+        }
+
+        @Override
+        public void destinationFailed(Throwable cause) {
+            finished = true;
+            call.releasePool();
+            call.upstreamRequest().reset();
+            call.exchange().clientFailed();
+        }
+    }
+
+    /**
+     * Reads and drops a body the client will not see (a stage answered instead), so the connection can go back to
+     * the pool; the read timeout runs between its pieces as for any body.
+     */
+    private void discard() {
+        finished = true;
+        ReadDeadlines deadlines = call.deadlines();
+        long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(call.stage().readTimeoutMillis());
+        upstream.handler(chunk -> deadlines.restartIfRunning(call, timeoutNanos));
+        upstream.exceptionHandler(e -> {
+            deadlines.cancel(call);
+            call.releasePool();
+        });
+        upstream.endHandler(v -> {
+            deadlines.cancel(call);
+            call.releasePool();
+        });
+        deadlines.start(call, call.stage().readTimeoutMillis());
+        upstream.resume();
+    }
+}

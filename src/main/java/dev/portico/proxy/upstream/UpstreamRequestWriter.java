@@ -1,0 +1,72 @@
+package dev.portico.proxy.upstream;
+
+import dev.portico.http.HopByHopHeaders;
+import dev.portico.proxy.core.Exchange;
+import dev.portico.proxy.core.RequestTarget;
+import io.vertx.core.MultiMap;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+
+/**
+ * Pingora's upstream request phase for one attempt: the upstream request's head (the client's end-to-end fields,
+ * the {@code Host} the vhost sends, the request id, this hop's {@code Via}) and its body, streamed from the request
+ * body phase with back-pressure; {@code Expect: 100-continue} is answered once the upstream is connected, as nginx does.
+ */
+final class UpstreamRequestWriter {
+
+    private UpstreamRequestWriter() {
+    }
+
+    static void send(UpstreamCall call, HttpClientRequest request) {
+        Exchange exchange = call.exchange();
+        ForwardStage stage = call.stage();
+        HttpServerRequest in = exchange.request();
+        MultiMap inHeaders = in.headers();
+        MultiMap out = request.headers();
+        HopByHopHeaders.of(inHeaders).copyEndToEnd(inHeaders, out, "Host", "Expect");
+        out.set(HttpHeaders.HOST, stage.hostFor(exchange, call.target()));
+        out.set(Exchange.REQUEST_ID_HEADER, exchange.requestId());
+        out.add(UpstreamCall.VIA, stage.via(in.version()));
+        if (!RequestTarget.hasBody(in)) {
+            call.awaitHead();
+            request.end();
+            in.resume();
+            return;
+        }
+        // A request reset mid-body (client gone, timed out or broken framing) reports here too.
+        request.exceptionHandler(UpstreamCall.IGNORED);
+        if (inHeaders.contains(HttpHeaders.TRANSFER_ENCODING)) {
+            out.remove(HttpHeaders.CONTENT_LENGTH);
+            request.setChunked(true);
+        }
+        if (inHeaders.contains(HttpHeaders.EXPECT, HttpHeaders.CONTINUE, true)) {
+            // The upstream is connected, so the body has somewhere to go (nginx answers 100 the same way).
+            exchange.response().writeContinue();
+        }
+        long bodyTimeout = exchange.loop().clientBodyTimeoutMillis();
+        BodyRelay.start(exchange.requestBody(), request, call.deadlines(), bodyTimeout, new BodyRelay.Outcome() {
+            @Override
+            public void relayed() {
+                call.awaitHead();
+            }
+
+            @Override
+            public void sourceFailed(Throwable cause) {
+                // The client stopped sending mid-body: never let a truncated body look complete upstream.
+                request.reset();
+            }
+
+            @Override
+            public void sourceTimedOut(boolean destinationEnded) {
+                call.clientBodyTimedOut();
+            }
+
+            @Override
+            public void destinationFailed(Throwable cause) {
+                // The upstream stopped reading; its response (or the lack of one) decides what the client sees.
+                request.reset();
+            }
+        });
+    }
+}
