@@ -1,4 +1,4 @@
-package dev.portico.http;
+package dev.portico.proxy.server.headers;
 
 import io.netty.handler.codec.http.HttpHeaders;
 import io.quarkus.runtime.annotations.RegisterForReflection;
@@ -13,10 +13,14 @@ import java.util.Map;
 /**
  * Iterates a Vert.x {@link MultiMap} as the {@code CharSequence}s the HTTP decoder produced. Vert.x's own iteration
  * turns every name and value into a new {@code String}; copying headers from one message to another needs no
- * {@code String} at all, and a proxy copies every header of every request and response.
+ * {@code String} at all, and a proxy copies every header of every request and response. Hand the result to
+ * {@link dev.portico.http.HopByHopHeaders#copyEndToEnd(Iterator, MultiMap, String, String)}.
+ *
+ * <p>Lives behind the server because the HTTP client's headers are a Vert.x internal ({@link HeadersAdaptor})
+ * wrapping Netty's, with no public way to reach them; only the data plane copies headers.
  */
 @RegisterForReflection(targets = HeadersAdaptor.class, fields = true)
-final class HeaderEntries {
+public final class HeaderEntries {
 
     // Responses from the HTTP client wrap Netty's headers in a HeadersAdaptor that does not expose them.
     private static final MethodHandle ADAPTED = adaptedHeaders();
@@ -24,8 +28,8 @@ final class HeaderEntries {
     private HeaderEntries() {
     }
 
-    /** The entries without conversion, or null when the map is of a kind this does not know. */
-    static Iterator<Map.Entry<CharSequence, CharSequence>> of(MultiMap headers) {
+    /** The entries without conversion when the map is of a kind this knows, else Vert.x's own (String) iteration. */
+    public static Iterator<? extends Map.Entry<? extends CharSequence, ? extends CharSequence>> of(MultiMap headers) {
         if (headers instanceof HttpHeaders netty) {
             return netty.iteratorCharSequence();
         }
@@ -33,10 +37,10 @@ final class HeaderEntries {
             try {
                 return ((HttpHeaders) ADAPTED.invoke((HeadersAdaptor) headers)).iteratorCharSequence();
             } catch (Throwable e) {
-                return null;
+                return headers.iterator();
             }
         }
-        return null;
+        return headers.iterator();
     }
 
     private static MethodHandle adaptedHeaders() {
