@@ -5,17 +5,23 @@ import jakarta.inject.Singleton;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The response stores of all vhosts, kept across routing snapshots (editing a vhost keeps its cache, as an nginx
  * reload does) and sized from one global memory budget: each vhost asks for a share, and when the shares add up
  * to more than the budget every share is scaled down in proportion.
+ *
+ * <p>{@link #bind} has one writer at a time: it runs while a snapshot is compiled, which the snapshot reloader
+ * serialises. Nothing here takes a lock, so a reader (an event loop looking up its store, the API, the metrics) never
+ * waits; readers see each store as soon as it is bound, as before.
  */
 @Singleton
 public class CacheRegistry {
 
     private final long budget;
     private final Map<UUID, ResponseStore> stores = new ConcurrentHashMap<>();
+    private final AtomicBoolean binding = new AtomicBoolean();
 
     public CacheRegistry(CacheSettings config) {
         this.budget = config.memoryBudget().asLongValue();
@@ -31,8 +37,21 @@ public class CacheRegistry {
      * it asks for. Stores of vhosts no longer caching are dropped; the others are created or resized.
      *
      * @return the store of every vhost in {@code shares}
+     * @throws IllegalStateException when another bind is still running: snapshots are bound one at a time, and an
+     *         overlap would be a bug in the caller, reported rather than waited for
      */
-    public synchronized Map<UUID, ResponseStore> bind(Map<UUID, Share> shares) {
+    public Map<UUID, ResponseStore> bind(Map<UUID, Share> shares) {
+        if (!binding.compareAndSet(false, true)) {
+            throw new IllegalStateException("two snapshots are bound at once; the snapshot reloader serialises them");
+        }
+        try {
+            return rebind(shares);
+        } finally {
+            binding.set(false);
+        }
+    }
+
+    private Map<UUID, ResponseStore> rebind(Map<UUID, Share> shares) {
         long asked = 0;
         for (Share share : shares.values()) {
             asked += share.bytes();

@@ -77,18 +77,24 @@ public final class HopByHopHeaders {
 
     /**
      * Copies every end-to-end header of {@code from} into {@code to}, also skipping {@code skip1} and {@code skip2}
-     * (either may be null): headers the caller writes itself.
+     * (either may be null): headers the caller writes itself. Headers the server decoded (Netty's, as Vert.x's
+     * server and {@code MultiMap.caseInsensitiveMultiMap()} make them) are copied without converting to
+     * {@code String}; for the HTTP client's headers pass {@code proxy.server.headers.HeaderEntries.of(from)} to the
+     * overload, which can reach them without conversion too.
      */
     public void copyEndToEnd(MultiMap from, MultiMap to, String skip1, String skip2) {
-        Iterator<Map.Entry<CharSequence, CharSequence>> entries = HeaderEntries.of(from);
-        if (entries == null) {
-            for (Map.Entry<String, String> header : from) {
-                copy(header.getKey(), header.getValue(), to, skip1, skip2);
-            }
-            return;
+        if (from instanceof io.netty.handler.codec.http.HttpHeaders netty) {
+            copyEndToEnd(netty.iteratorCharSequence(), to, skip1, skip2);
+        } else {
+            copyEndToEnd(from.iterator(), to, skip1, skip2);
         }
-        while (entries.hasNext()) {
-            Map.Entry<CharSequence, CharSequence> header = entries.next();
+    }
+
+    /** As {@link #copyEndToEnd(MultiMap, MultiMap, String, String)}, from a message's entries. */
+    public void copyEndToEnd(Iterator<? extends Map.Entry<? extends CharSequence, ? extends CharSequence>> from,
+            MultiMap to, String skip1, String skip2) {
+        while (from.hasNext()) {
+            Map.Entry<? extends CharSequence, ? extends CharSequence> header = from.next();
             copy(header.getKey(), header.getValue(), to, skip1, skip2);
         }
     }

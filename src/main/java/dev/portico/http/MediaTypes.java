@@ -1,33 +1,27 @@
 package dev.portico.http;
 
-import io.vertx.core.http.impl.MimeMapping;
-
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 
 /**
- * The {@code Content-Type} of a file from its extension (case-insensitive): Vert.x's table, with the current
- * registrations for the web formats it lacks or names by their old {@code x-} types. Text types get
- * {@code ; charset=utf-8}, as Caddy does; anything unknown is {@code application/octet-stream}, nginx's
- * {@code default_type}. Pure.
+ * The {@code Content-Type} of a file from its extension (case-insensitive): Portico's own table,
+ * {@code media-types.properties} beside this class (the Apache httpd table, with the current registrations for the
+ * web formats it lacks or names by their old {@code x-} types). Text types get {@code ; charset=utf-8}, as Caddy
+ * does; anything unknown is {@code application/octet-stream}, nginx's {@code default_type}. Pure once loaded.
  */
 public final class MediaTypes {
 
     public static final String DEFAULT = "application/octet-stream";
 
-    private static final Map<String, String> OVERRIDES = Map.ofEntries(
-            Map.entry("avif", "image/avif"),
-            Map.entry("webmanifest", "application/manifest+json"),
-            Map.entry("map", "application/json"),
-            Map.entry("md", "text/markdown"),
-            Map.entry("woff", "font/woff"),
-            Map.entry("ttf", "font/ttf"),
-            Map.entry("otf", "font/otf"),
-            Map.entry("gz", "application/gzip"),
-            Map.entry("zst", "application/zstd"),
-            Map.entry("mjs", "text/javascript"),
-            Map.entry("js", "text/javascript"),
-            Map.entry("wasm", "application/wasm"));
+    private static final String TABLE = "media-types.properties";
+
+    // Read once when the class loads (the first static file served or probed), from the application's own jar.
+    private static final Map<String, String> BY_EXTENSION = load();
 
     private MediaTypes() {
     }
@@ -40,14 +34,25 @@ public final class MediaTypes {
             // No extension, or a dotfile such as ".htaccess" whose only dot starts the name.
             return DEFAULT;
         }
-        String extension = fileName.substring(dot + 1).toLowerCase(Locale.ROOT);
-        String type = OVERRIDES.get(extension);
-        if (type == null) {
-            type = MimeMapping.getMimeTypeForExtension(extension);
-        }
+        String type = BY_EXTENSION.get(fileName.substring(dot + 1).toLowerCase(Locale.ROOT));
         if (type == null) {
             return DEFAULT;
         }
         return type.startsWith("text/") ? type + "; charset=utf-8" : type;
+    }
+
+    private static Map<String, String> load() {
+        Properties table = new Properties();
+        try (InputStream in = MediaTypes.class.getResourceAsStream(TABLE)) {
+            if (in == null) {
+                throw new IllegalStateException(TABLE + " is missing from the application");
+            }
+            table.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + TABLE, e);
+        }
+        Map<String, String> byExtension = new HashMap<>(table.size() * 2);
+        table.forEach((extension, type) -> byExtension.put((String) extension, (String) type));
+        return Map.copyOf(byExtension);
     }
 }

@@ -68,10 +68,10 @@ final class Rules {
 
     /**
      * Code that runs on an event loop, or is called from one: the data plane, the HTTP rules, the cache and
-     * telemetry, except the packages named {@code offloop}, which hold a feature's own threads (the file workers'
-     * probe in {@code proxy.files.offloop}) and may block. The telemetry threads that still live beside the loop
-     * side (the access-log writer, the analytics rollup and writer, the statistics aggregator) are not exempted:
-     * their waits are frozen until they move to an {@code offloop} package.
+     * telemetry, except the packages named {@code offloop}, which hold a feature's own threads and may block: the
+     * file workers' probe ({@code proxy.files.offloop}), the access-log writer ({@code telemetry.accesslog.offloop}),
+     * the analytics rollup and writer ({@code telemetry.analytics.offloop}) and the statistics' reader-side ledger
+     * ({@code telemetry.stats.offloop}). What the loops call stays in the feature's package and never waits.
      */
     DescribedPredicate<JavaClass> eventLoopCode() {
         return resideInAnyPackage(root + ".proxy..", root + ".http..", root + ".cache..", root + ".telemetry..")

@@ -5,13 +5,14 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.portico.control.definition.VhostDefinition.AccessLogDefinition;
 import dev.portico.control.definition.VhostDefinition.HeaderRulesDefinition;
-import dev.portico.control.store.VhostEntity;
 import dev.portico.vhost.AccessLogSpec;
 import dev.portico.vhost.HeaderRules;
 import dev.portico.vhost.UpstreamSpec;
 import dev.portico.vhost.VhostSpec;
 
+import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
 
 /** Converts between the stored JSON, the API's {@link VhostDefinition} and the compiler's {@link VhostSpec}. */
 public final class VhostMapper {
@@ -39,16 +40,17 @@ public final class VhostMapper {
         }
     }
 
-    public static VhostView toView(VhostEntity entity) {
-        return VhostView.of(entity, fromJson(entity.definition));
+    /** The API's view of a stored definition ({@code storedJson}, as {@link #toJson} wrote it) and its identity. */
+    public static VhostView toView(UUID id, long version, String storedJson, Instant createdAt, Instant updatedAt) {
+        return VhostView.of(id, version, fromJson(storedJson), createdAt, updatedAt);
     }
 
-    /** For a normalised definition; parsing cannot fail for one that passed {@link VhostValidator}. */
-    public static VhostSpec toSpec(VhostEntity entity) {
-        return toSpec(entity.id, entity.version, fromJson(entity.definition));
+    /** For a normalised stored definition; parsing cannot fail for one that passed {@link VhostValidator}. */
+    public static VhostSpec toSpec(UUID id, long version, String storedJson) {
+        return toSpec(id, version, fromJson(storedJson));
     }
 
-    public static VhostSpec toSpec(java.util.UUID id, long version, VhostDefinition d) {
+    public static VhostSpec toSpec(UUID id, long version, VhostDefinition d) {
         List<UpstreamSpec> upstreams = d.upstreams() == null ? List.of() : d.upstreams().stream()
                 .map(u -> UpstreamUrl.parse(u.url(), u.weight()))
                 .toList();

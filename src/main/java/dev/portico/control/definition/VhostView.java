@@ -8,7 +8,6 @@ import dev.portico.control.definition.VhostDefinition.CompressionDefinition;
 import dev.portico.control.definition.VhostDefinition.HeaderRulesDefinition;
 import dev.portico.control.definition.VhostDefinition.StaticDefinition;
 import dev.portico.control.definition.VhostDefinition.UpstreamDefinition;
-import dev.portico.control.store.VhostEntity;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.time.Instant;
@@ -48,13 +47,13 @@ public record VhostView(
                 + "exist yet; checked on every read, so a warning goes once the cause is fixed. Ignored when sent back")
         List<FieldError> warnings) {
 
-    static VhostView of(VhostEntity entity, VhostDefinition d) {
-        return new VhostView(entity.id, entity.version, d.name(), d.hostnames(), d.enabled(), d.preserveHost(),
+    static VhostView of(UUID id, long version, VhostDefinition d, Instant createdAt, Instant updatedAt) {
+        return new VhostView(id, version, d.name(), d.hostnames(), d.enabled(), d.preserveHost(),
                 d.upstreams(), d.connectTimeout(), d.readTimeout(), d.maxRequestBody(), d.securityHeaders(),
                 HeaderRulesDefinition.inNameOrder(d.requestHeaders()),
                 HeaderRulesDefinition.inNameOrder(d.responseHeaders()), AccessLogDefinition.normalised(d.accessLog()),
                 CacheSettingsCheck.normalised(d.cache()), d.staticFiles(),
-                CompressionSettingsCheck.normalised(d.compression()), entity.createdAt, entity.updatedAt,
+                CompressionSettingsCheck.normalised(d.compression()), createdAt, updatedAt,
                 StaticRootProbe.warnings(d));
     }
 }

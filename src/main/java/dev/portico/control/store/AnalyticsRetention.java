@@ -1,7 +1,6 @@
 package dev.portico.control.store;
 
 import dev.portico.telemetry.analytics.AnalyticsSettings;
-import dev.portico.telemetry.analytics.TrafficStore;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;

@@ -1,6 +1,5 @@
 package dev.portico.control.store;
 
-import dev.portico.control.definition.VhostMapper;
 import dev.portico.control.snapshot.VhostSource;
 import dev.portico.vhost.CompileException;
 import dev.portico.vhost.VhostSpec;
@@ -33,7 +32,7 @@ public class StoredVhostSource implements VhostSource {
     /** A row the API would never have written (edited by hand, or by another Portico version) fails the build. */
     private static VhostSpec toSpec(VhostEntity entity) {
         try {
-            return VhostMapper.toSpec(entity);
+            return entity.toSpec();
         } catch (RuntimeException e) {
             throw new CompileException(entity.name, "definition", "stored definition is not valid: " + e.getMessage());
         }

@@ -1,5 +1,8 @@
 package dev.portico.control.store;
 
+import dev.portico.control.definition.VhostMapper;
+import dev.portico.control.definition.VhostView;
+import dev.portico.vhost.VhostSpec;
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 import jakarta.persistence.CollectionTable;
 import jakarta.persistence.Column;
@@ -56,4 +59,14 @@ public class VhostEntity extends PanacheEntityBase {
     @CollectionTable(name = "vhost_hostname", joinColumns = @JoinColumn(name = "vhost_id"))
     @Column(name = "hostname", nullable = false)
     public Set<String> hostnames = new HashSet<>();
+
+    /** This row as the API shows it. */
+    public VhostView toView() {
+        return VhostMapper.toView(id, version, definition, createdAt, updatedAt);
+    }
+
+    /** This row as the snapshot compiler takes it; throws when the stored JSON is not a definition. */
+    public VhostSpec toSpec() {
+        return VhostMapper.toSpec(id, version, definition);
+    }
 }

@@ -6,6 +6,10 @@ import dev.portico.proxy.core.RequestObserver;
 import dev.portico.proxy.core.RequestTarget;
 import dev.portico.proxy.core.outcome.LocalReason;
 import dev.portico.telemetry.Drops;
+import dev.portico.telemetry.accesslog.offloop.AccessLogWriter;
+import dev.portico.telemetry.accesslog.offloop.DropWarning;
+import dev.portico.telemetry.accesslog.offloop.StandardOutput;
+import dev.portico.telemetry.accesslog.offloop.Writability;
 import dev.portico.vhost.AccessLogSpec;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
@@ -15,8 +19,6 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -28,9 +30,9 @@ import java.util.Optional;
  * ({@code portico.access-log.*}), subject to each vhost's {@code accessLog} settings.
  *
  * <p>On the event loop a request costs one format into the loop's reusable {@link LineBuffer} and one copy into the
- * loop's current {@link Batch}; no locks, no allocation. Full batches, and every loop's batch on each
+ * loop's current batch; no locks, no allocation. Full batches, and every loop's batch on each
  * {@link #flush} (five times a second and at shutdown), go to the {@link AccessLogWriter} thread. When it cannot
- * keep up or the disk fails, lines are dropped and counted in {@code Drops.ACCESS_LOG_LINES}; requests never wait.
+ * keep up or the disk fails, lines are dropped and counted in the application's {@link Drops} ({@code ACCESS_LOG_LINES}); requests never wait.
  *
  * <p>The destination is a file, or the process's standard output ({@code portico.access-log.file=stdout}, what the
  * container images use), written by the same background thread. Whether it takes lines is in {@link #status()}.
@@ -79,7 +81,8 @@ public class AccessLog implements RequestObserver {
     private final AccessLogSettings config;
     private final LineFormatter formatter;
     private final boolean unmatched;
-    private final DropWarning drops = new DropWarning();
+    private final Drops dropCounts;
+    private final DropWarning drops;
     private final Writability writability = new Writability();
     private volatile AccessLogWriter writer;
     private volatile boolean stopped;
@@ -87,15 +90,15 @@ public class AccessLog implements RequestObserver {
     private LoopLog[] loops;
 
     @Inject
-    public AccessLog(AccessLogSettings config) {
-        // The process's file descriptor 1 itself, not System.out: nothing buffers or replaces it, and the writes
-        // share the descriptor (and its offset, when standard output is a file) with the application's log.
-        this(config, new FileOutputStream(FileDescriptor.out).getChannel());
+    public AccessLog(AccessLogSettings config, Drops drops) {
+        this(config, drops, StandardOutput.channel());
     }
 
     /** For tests: {@code standardOutput} stands in for the process's standard output. */
-    AccessLog(AccessLogSettings config, WritableByteChannel standardOutput) {
+    AccessLog(AccessLogSettings config, Drops drops, WritableByteChannel standardOutput) {
         this.config = config;
+        this.dropCounts = drops;
+        this.drops = new DropWarning(drops);
         String setting = config.file().map(String::trim).orElse("");
         this.stdout = setting.equalsIgnoreCase(STDOUT);
         this.standardOutput = standardOutput;
@@ -120,7 +123,7 @@ public class AccessLog implements RequestObserver {
         boolean enabled = stdout || file.isPresent();
         String destination = stdout ? STDOUT : file.map(Path::toString).orElse(null);
         return new Status(enabled, destination, writability.everOpened(), writability.writable(),
-                writability.lastError(), writability.lastErrorAt(), Drops.ACCESS_LOG_LINES.count());
+                writability.lastError(), writability.lastErrorAt(), dropCounts.count(Drops.Kind.ACCESS_LOG_LINES));
     }
 
     @Override

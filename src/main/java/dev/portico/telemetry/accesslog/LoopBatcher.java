@@ -1,5 +1,8 @@
 package dev.portico.telemetry.accesslog;
 
+import dev.portico.telemetry.accesslog.offloop.AccessLogWriter;
+import dev.portico.telemetry.accesslog.offloop.Batch;
+import dev.portico.telemetry.accesslog.offloop.DropWarning;
 import org.jctools.queues.MpscArrayQueue;
 
 import java.util.function.Supplier;

@@ -6,6 +6,11 @@ import dev.portico.proxy.core.CompiledVhost;
 import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.RequestObserver;
 import dev.portico.proxy.core.RequestTarget;
+import dev.portico.telemetry.Drops;
+import dev.portico.telemetry.analytics.offloop.AnalyticsThreads;
+import dev.portico.telemetry.analytics.offloop.Sample;
+import dev.portico.telemetry.analytics.offloop.SampleQueues;
+import dev.portico.telemetry.analytics.offloop.TrafficSink;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.inject.Inject;
@@ -14,15 +19,12 @@ import org.jboss.logging.Logger;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Traffic analytics' entry from the data plane. On the event loop it only copies a few fields of each routed
- * request into a {@link Sample} and offers it to the loop's own bounded queue (dropped and counted when full). One
- * analytics thread drains every queue into per-vhost buckets ({@link TrafficRollup}); closed buckets go to the
- * writer thread ({@link TrafficWriter}) and from there to PostgreSQL. Requests no vhost served are not counted: the
+ * request into a {@link Sample} and offers it to the loop's own bounded queue (dropped and counted when full). The
+ * rest runs on analytics' own threads ({@link AnalyticsThreads}): one drains every queue into per-vhost buckets,
+ * closed buckets go to the writer and from there to PostgreSQL. Requests no vhost served are not counted: the
  * analytics are read per vhost.
  */
 @Singleton
@@ -34,23 +36,22 @@ public class AnalyticsObserver implements RequestObserver {
 
     private final AnalyticsSettings config;
     private final TrustedProxies trusted;
-    private final TrafficWriter.Sink store;
+    private final TrafficSink store;
+    private final Drops drops;
     // Set once in start(), before the event loops serve; read on every completed request.
     private volatile SampleQueues queues;
-    private TrafficRollup rollup;
-    private TrafficWriter writer;
-    private ScheduledExecutorService drainer;
+    private AnalyticsThreads threads;
 
     @Inject
-    public AnalyticsObserver(AnalyticsSettings config, DataPlaneSettings dataplane, TrafficStore store) {
-        this(config, TrustedProxies.parse(dataplane.trustedProxies().orElse(List.of())),
-                store::save);
+    public AnalyticsObserver(AnalyticsSettings config, DataPlaneSettings dataplane, TrafficSink store, Drops drops) {
+        this(config, TrustedProxies.parse(dataplane.trustedProxies().orElse(List.of())), store, drops);
     }
 
-    AnalyticsObserver(AnalyticsSettings config, TrustedProxies trusted, TrafficWriter.Sink store) {
+    AnalyticsObserver(AnalyticsSettings config, TrustedProxies trusted, TrafficSink store, Drops drops) {
         this.config = config;
         this.trusted = trusted;
         this.store = store;
+        this.drops = drops;
     }
 
     @Override
@@ -62,17 +63,9 @@ public class AnalyticsObserver implements RequestObserver {
         long drainMillis = Math.max(10, config.drainInterval().toMillis());
         long bucketMillis = Math.max(1000, config.bucket().toMillis());
         int top = Math.max(1, config.top());
-        SampleQueues loops = new SampleQueues(eventLoops, Math.max(2, config.queueSize()));
-        rollup = new TrafficRollup(loops, new DimensionKeys(trusted), new TrafficRollup.Settings(bucketMillis,
-                drainMillis, powerOfTwoAtLeast(Math.max(8, config.sketchSize())), top));
-        writer = new TrafficWriter(store, new PendingMinutes(config.maxPendingBuckets(), top));
-        writer.start(Duration.ofMillis(bucketMillis));
-        drainer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "portico-analytics");
-            thread.setDaemon(true);
-            return thread;
-        });
-        drainer.scheduleWithFixedDelay(this::drain, drainMillis, drainMillis, TimeUnit.MILLISECONDS);
+        SampleQueues loops = new SampleQueues(eventLoops, Math.max(2, config.queueSize()), drops);
+        threads = AnalyticsThreads.start(loops, trusted, new AnalyticsThreads.Settings(drainMillis, bucketMillis,
+                powerOfTwoAtLeast(Math.max(8, config.sketchSize())), top, config.maxPendingBuckets()), store, drops);
         queues = loops;
         LOG.debugf("Traffic analytics: %d-sample queue per event loop, %d ms buckets", loops.capacity(),
                 bucketMillis);
@@ -104,35 +97,13 @@ public class AnalyticsObserver implements RequestObserver {
 
     @Override
     public void stop() {
-        if (drainer == null) {
-            return;
+        if (threads != null) {
+            threads.stop(STOP_WAIT);
         }
-        drainer.shutdown();
-        try {
-            if (drainer.awaitTermination(5, TimeUnit.SECONDS)) {
-                // The drainer has stopped, so this thread owns the rollup now: the partial bucket goes out too.
-                writer.submit(rollup.drainAll());
-            } else {
-                LOG.warn("Traffic analytics: the last drain did not finish in time; the open buckets are lost");
-                drainer.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            drainer.shutdownNow();
-        }
-        writer.stop(STOP_WAIT);
     }
 
     /** ItemsSketch sizes its map in powers of two. */
     static int powerOfTwoAtLeast(int n) {
         return n <= 1 ? 1 : Integer.highestOneBit(n - 1) << 1;
-    }
-
-    private void drain() {
-        try {
-            writer.submit(rollup.drain(System.currentTimeMillis()));
-        } catch (RuntimeException e) {
-            LOG.error("Traffic analytics: rolling up samples failed", e);
-        }
     }
 }

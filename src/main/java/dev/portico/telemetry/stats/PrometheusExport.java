@@ -5,6 +5,7 @@ import dev.portico.proxy.core.counters.VhostStats;
 import dev.portico.proxy.core.outcome.CacheOutcome;
 import dev.portico.proxy.core.outcome.LocalReason;
 import dev.portico.telemetry.Drops;
+import dev.portico.telemetry.stats.offloop.StatsLedger;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 import io.prometheus.client.Collector;
 import io.prometheus.client.CounterMetricFamily;
@@ -32,9 +33,14 @@ public class PrometheusExport extends Collector {
 
     private final StatsRegistry registry;
     private final PrometheusMeterRegistry prometheus;
+    private final Drops drops;
+    private final StatsLedger ledger;
 
-    public PrometheusExport(StatsRegistry registry, PrometheusMeterRegistry prometheus) {
+    public PrometheusExport(StatsRegistry registry, PrometheusMeterRegistry prometheus, Drops drops,
+                            StatsLedger ledger) {
         this.registry = registry;
+        this.ledger = ledger;
+        this.drops = drops;
         this.prometheus = prometheus;
     }
 
@@ -78,7 +84,7 @@ public class PrometheusExport extends Collector {
                     cache.addMetric(List.of(outcome.code(), name), n);
                 }
             }
-            VhostStats.CumulativeLatency cumulative = vhost.cumulative(BOUNDS_SECONDS);
+            VhostStats.CumulativeLatency cumulative = ledger.cumulative(vhost, BOUNDS_SECONDS);
             addHistogram(latency, "portico_request_duration_seconds", name, cumulative.buckets(),
                     cumulative.count(), cumulative.sumSeconds());
             addHistogram(upstream, "portico_upstream_duration_seconds", name, cumulative.upstreamBuckets(),
@@ -93,8 +99,8 @@ public class PrometheusExport extends Collector {
                 "Open client connections to the data plane", registry.connections().active());
         CounterMetricFamily dropped = new CounterMetricFamily("portico_dropped",
                 "Accounting work dropped rather than slowing requests", List.of("what"));
-        for (Drops drop : Drops.values()) {
-            dropped.addMetric(List.of(drop.code()), drop.count());
+        for (Drops.Kind drop : Drops.Kind.values()) {
+            dropped.addMetric(List.of(drop.code()), drops.count(drop));
         }
         return List.of(requests, bytesIn, bytesOut, inFlight, localReplies, connections, dropped, cache,
                 new MetricFamilySamples("portico_request_duration_seconds", Type.HISTOGRAM,

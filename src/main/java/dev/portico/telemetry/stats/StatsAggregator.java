@@ -8,6 +8,7 @@ import dev.portico.proxy.core.outcome.CacheOutcome;
 import dev.portico.proxy.core.outcome.LocalReason;
 import dev.portico.telemetry.Drops;
 import dev.portico.telemetry.stats.LiveStats.VhostLiveStats;
+import dev.portico.telemetry.stats.offloop.StatsLedger;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.event.Observes;
@@ -30,7 +31,8 @@ import java.util.function.Consumer;
 /**
  * Once a second, off the event loops, merges every loop's counters and histograms into a {@link LiveStats} and
  * hands it to the listeners (the SSE stream). The event loops never wait for this: they only ever write their own
- * slots.
+ * slots. The interval state ({@link #tick}'s sequence and clock) is confined to the one aggregator thread; the
+ * histograms behind the intervals are the {@link StatsLedger}'s.
  */
 @Singleton
 public class StatsAggregator {
@@ -38,14 +40,19 @@ public class StatsAggregator {
     private static final Logger LOG = Logger.getLogger(StatsAggregator.class);
 
     private final StatsRegistry registry;
+    private final StatsLedger ledger;
+    private final Drops drops;
     private final List<Consumer<LiveStats>> listeners = new CopyOnWriteArrayList<>();
     private ScheduledExecutorService timer;
     private volatile LiveStats latest;
+    // Aggregator thread only (a single-thread executor runs every tick).
     private long sequence;
     private long lastTickNanos = System.nanoTime();
 
-    public StatsAggregator(StatsRegistry registry) {
+    public StatsAggregator(StatsRegistry registry, StatsLedger ledger, Drops drops) {
         this.registry = registry;
+        this.ledger = ledger;
+        this.drops = drops;
         this.latest = new LiveStats(0, Instant.now(), 0, 0, empty("total"), List.of(), dropped());
     }
 
@@ -89,7 +96,8 @@ public class StatsAggregator {
         }
     }
 
-    synchronized LiveStats tick() {
+    /** One interval; on the aggregator thread only. */
+    LiveStats tick() {
         long now = System.nanoTime();
         double seconds = Math.max(1e-3, (now - lastTickNanos) / 1e9);
         lastTickNanos = now;
@@ -101,7 +109,7 @@ public class StatsAggregator {
         List<VhostStats> all = registry.vhosts();
         all.add(registry.unmatched());
         for (VhostStats vhost : all) {
-            VhostStats.Interval interval = vhost.closeInterval(allLatency, allUpstream);
+            VhostStats.Interval interval = ledger.closeInterval(vhost, allLatency, allUpstream);
             long[] counts = interval.totals().counts();
             for (int i = 0; i < sums.length; i++) {
                 sums[i] += counts[i];
@@ -146,10 +154,10 @@ public class StatsAggregator {
         return view(name, new VhostStats.Totals(new long[LoopSlot.SIZE]), 0, Latency.NONE, Latency.NONE);
     }
 
-    private static Map<String, Long> dropped() {
+    private Map<String, Long> dropped() {
         Map<String, Long> dropped = new LinkedHashMap<>();
-        for (Drops drop : Drops.values()) {
-            dropped.put(drop.code(), drop.count());
+        for (Drops.Kind drop : Drops.Kind.values()) {
+            dropped.put(drop.code(), drops.count(drop));
         }
         return dropped;
     }

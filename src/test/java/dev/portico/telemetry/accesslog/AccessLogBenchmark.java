@@ -1,5 +1,6 @@
 package dev.portico.telemetry.accesslog;
 
+import dev.portico.telemetry.accesslog.offloop.Batch;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

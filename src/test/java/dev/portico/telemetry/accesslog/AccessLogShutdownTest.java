@@ -1,5 +1,6 @@
 package dev.portico.telemetry.accesslog;
 
+import dev.portico.telemetry.Drops;
 import dev.portico.testing.Eventually;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.vertx.core.json.JsonObject;
@@ -78,7 +79,7 @@ class AccessLogShutdownTest {
     @Test
     void theFinalFlushAndStopWriteEveryBufferedLine() throws Exception {
         Path file = dir.resolve("logs/access.log");
-        AccessLog log = new AccessLog(settings(file.toString(), AccessLogSettings.Format.JSON));
+        AccessLog log = new AccessLog(settings(file.toString(), AccessLogSettings.Format.JSON), new Drops());
         log.start(2);
         for (int i = 0; i < 100; i++) {
             for (int loop = 0; loop < 2; loop++) {
@@ -108,7 +109,7 @@ class AccessLogShutdownTest {
 
     @Test
     void offWritesNothing() throws Exception {
-        AccessLog log = new AccessLog(settings("off", AccessLogSettings.Format.JSON));
+        AccessLog log = new AccessLog(settings("off", AccessLogSettings.Format.JSON), new Drops());
         log.start(1);
         log.flush(0);
         log.stop();

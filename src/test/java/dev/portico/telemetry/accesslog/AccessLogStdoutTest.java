@@ -1,5 +1,6 @@
 package dev.portico.telemetry.accesslog;
 
+import dev.portico.telemetry.Drops;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +31,7 @@ class AccessLogStdoutTest {
     void linesGoToStandardOutputAndNoFileIsCreated() throws Exception {
         Pipe pipe = Pipe.open();
         CompletableFuture<String> read = CompletableFuture.supplyAsync(() -> readAll(pipe.source()));
-        AccessLog log = new AccessLog(AccessLogShutdownTest.settings("stdout", AccessLogSettings.Format.JSON),
+        AccessLog log = new AccessLog(AccessLogShutdownTest.settings("stdout", AccessLogSettings.Format.JSON), new Drops(),
                 pipe.sink());
         log.start(2);
         for (int i = 0; i < 50; i++) {

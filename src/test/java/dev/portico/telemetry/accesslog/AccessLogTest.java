@@ -1,7 +1,6 @@
 package dev.portico.telemetry.accesslog;
 
 import dev.portico.proxy.server.DataPlaneServer;
-import dev.portico.telemetry.Drops;
 import dev.portico.testing.Api;
 import dev.portico.testing.BrokenOrigins;
 import dev.portico.testing.Eventually;
@@ -303,12 +302,12 @@ class AccessLogTest {
         try {
             // Whatever earlier tests left in the loops' batches is flushed (five times a second) into /dev/full
             // and dropped too: count from when that has stopped, so that only this test's 50 lines are compared.
-            long before = Eventually.stable(WAIT, Duration.ofMillis(600), Drops.ACCESS_LOG_LINES::count);
+            long before = Eventually.stable(WAIT, Duration.ofMillis(600), () -> accessLog.status().droppedLines());
             for (int i = 0; i < 50; i++) {
                 assertEquals(200, client.send(HttpMethod.GET, "al-full.test", "/echo", id("al-full-" + i), null)
                         .status());
             }
-            Eventually.within(WAIT, () -> assertEquals(before + 50, Drops.ACCESS_LOG_LINES.count()));
+            Eventually.within(WAIT, () -> assertEquals(before + 50, accessLog.status().droppedLines()));
         } finally {
             accessLog.redirect(file);
         }

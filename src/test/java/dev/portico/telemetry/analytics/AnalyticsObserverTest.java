@@ -1,6 +1,11 @@
 package dev.portico.telemetry.analytics;
 
 import dev.portico.http.TrustedProxies;
+import dev.portico.telemetry.Drops;
+import dev.portico.telemetry.analytics.offloop.Sample;
+import dev.portico.telemetry.analytics.offloop.TopCounter;
+import dev.portico.telemetry.analytics.offloop.TopItem;
+import dev.portico.telemetry.analytics.offloop.TrafficMinute;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -18,7 +23,8 @@ class AnalyticsObserverTest {
     @Test
     void writesThePartialMinuteAtStop() {
         List<TrafficMinute> stored = new CopyOnWriteArrayList<>();
-        AnalyticsObserver observer = new AnalyticsObserver(settings(true), TrustedProxies.NONE, stored::addAll);
+        AnalyticsObserver observer = new AnalyticsObserver(settings(true), TrustedProxies.NONE, stored::addAll,
+                new Drops());
         observer.start(2);
         long now = System.currentTimeMillis();
         for (int i = 0; i < 7; i++) {
@@ -37,7 +43,8 @@ class AnalyticsObserverTest {
     @Test
     void disabledAnalyticsTakeNoSamples() {
         List<TrafficMinute> stored = new CopyOnWriteArrayList<>();
-        AnalyticsObserver observer = new AnalyticsObserver(settings(false), TrustedProxies.NONE, stored::addAll);
+        AnalyticsObserver observer = new AnalyticsObserver(settings(false), TrustedProxies.NONE, stored::addAll,
+                new Drops());
         observer.start(1);
         observer.offer(0, new Sample(VHOST, System.currentTimeMillis(), 200, 0, 0, "/", "::1", null, null, null));
         observer.stop();

@@ -2,6 +2,7 @@ package dev.portico.telemetry.stats;
 
 import dev.portico.proxy.core.counters.LoopSlot;
 import dev.portico.proxy.core.counters.VhostStats;
+import dev.portico.telemetry.stats.offloop.StatsLedger;
 import dev.portico.proxy.core.outcome.LocalReason;
 import org.HdrHistogram.Histogram;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -30,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 public class LiveStatsBenchmark {
 
     private final VhostStats stats = new VhostStats("bench", 2);
+    private final StatsLedger ledger = new StatsLedger();
     private final LoopSlot slot = stats.slot(0);
     private final Histogram all = VhostStats.newHistogram();
     private final Histogram allUpstream = VhostStats.newHistogram();
@@ -50,6 +52,6 @@ public class LiveStatsBenchmark {
 
     @Benchmark
     public Object aggregateOneVhostInterval() {
-        return stats.closeInterval(all, allUpstream);
+        return ledger.closeInterval(stats, all, allUpstream);
     }
 }

@@ -4,10 +4,10 @@ import dev.portico.telemetry.analytics.AnalyticsSettings;
 import dev.portico.control.api.error.ApiProblem;
 import dev.portico.control.store.VhostEntity;
 import dev.portico.control.store.VhostRepository;
-import dev.portico.telemetry.analytics.TopCounter;
-import dev.portico.telemetry.analytics.TrafficCounts;
-import dev.portico.telemetry.analytics.TrafficMinute;
-import dev.portico.telemetry.analytics.TrafficStore;
+import dev.portico.telemetry.analytics.offloop.TopCounter;
+import dev.portico.telemetry.analytics.offloop.TrafficCounts;
+import dev.portico.telemetry.analytics.offloop.TrafficMinute;
+import dev.portico.control.store.TrafficStore;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Duration;

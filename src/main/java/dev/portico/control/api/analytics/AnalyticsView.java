@@ -1,6 +1,6 @@
 package dev.portico.control.api.analytics;
 
-import dev.portico.telemetry.analytics.TopItem;
+import dev.portico.telemetry.analytics.offloop.TopItem;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.time.Instant;

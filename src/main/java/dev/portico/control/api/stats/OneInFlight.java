@@ -7,22 +7,24 @@ import java.util.function.Supplier;
 
 /**
  * Sends to one slow consumer without ever queueing: while a send is still in progress, further sends are dropped
- * and counted as {@link Drops#SSE_EVENTS}. A failed send marks the consumer gone.
+ * and counted as {@link Drops.Kind#SSE_EVENTS}. A failed send marks the consumer gone.
  */
 final class OneInFlight {
 
     private final Runnable onFailure;
+    private final Drops drops;
     private volatile boolean sending;
     private volatile boolean failed;
 
-    OneInFlight(Runnable onFailure) {
+    OneInFlight(Runnable onFailure, Drops drops) {
         this.onFailure = onFailure;
+        this.drops = drops;
     }
 
     /** @return whether the send was started (false: dropped) */
     boolean offer(Supplier<? extends CompletionStage<?>> send) {
         if (sending || failed) {
-            Drops.SSE_EVENTS.add(1);
+            drops.add(Drops.Kind.SSE_EVENTS, 1);
             return false;
         }
         sending = true;

@@ -24,9 +24,11 @@ public class StatsStream {
     static final int HEARTBEAT_EVERY_INTERVALS = 10;
 
     private final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
+    private final Drops drops;
     private long intervals;
 
-    public StatsStream(StatsAggregator aggregator) {
+    public StatsStream(StatsAggregator aggregator, Drops drops) {
+        this.drops = drops;
         aggregator.onInterval(this::publish);
     }
 
@@ -77,7 +79,7 @@ public class StatsStream {
         private final SseEventSink sink;
         private final Sse sse;
         private final String vhost;
-        private final OneInFlight sender = new OneInFlight(this::failed);
+        private final OneInFlight sender = new OneInFlight(this::failed, drops);
 
         Subscriber(SseEventSink sink, Sse sse, String vhost) {
             this.sink = sink;

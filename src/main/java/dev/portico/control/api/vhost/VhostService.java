@@ -43,11 +43,11 @@ public class VhostService {
     }
 
     public List<VhostView> list() {
-        return repository.listByName().stream().map(VhostMapper::toView).toList();
+        return repository.listByName().stream().map(VhostEntity::toView).toList();
     }
 
     public VhostView get(UUID id) {
-        return VhostMapper.toView(find(id));
+        return find(id).toView();
     }
 
     /** @param input the request body as parsed JSON; it is bound and validated here, every bad field at once */
@@ -64,7 +64,7 @@ public class VhostService {
             apply(entity, definition, now);
             repository.persist(entity);
             repository.flush();
-            return new Committed(VhostMapper.toView(entity), repository.bumpConfigVersion());
+            return new Committed(entity.toView(), repository.bumpConfigVersion());
         });
         reloader.reloadAtLeast(committed.configVersion());
         return committed.view();
@@ -80,7 +80,7 @@ public class VhostService {
             checkCompiles(id, definition);
             apply(entity, definition, now());
             repository.flush();
-            return new Committed(VhostMapper.toView(entity), repository.bumpConfigVersion());
+            return new Committed(entity.toView(), repository.bumpConfigVersion());
         });
         reloader.reloadAtLeast(committed.configVersion());
         return committed.view();

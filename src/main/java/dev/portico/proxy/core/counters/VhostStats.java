@@ -5,21 +5,15 @@ import dev.portico.proxy.core.outcome.LocalReason;
 import org.HdrHistogram.Histogram;
 
 /**
- * The live statistics of one vhost: a {@link LoopSlot} per event loop for the hot path, and the merged view the
- * aggregator keeps (totals, the histogram of the current interval, the cumulative histogram behind the
- * Prometheus buckets). Lives as long as the vhost does, across snapshots.
+ * The live statistics of one vhost: a {@link LoopSlot} per event loop for the hot path, summed on demand. Lives as
+ * long as the vhost does, across snapshots. Nothing here takes a lock: the event loops write only their own slots,
+ * and the readers' bookkeeping (the interval and cumulative histograms the aggregator and the Prometheus scrape
+ * keep) lives with those readers, in {@code telemetry.stats.offloop}.
  */
 public final class VhostStats {
 
     private final String name;
     private final LoopSlot[] slots;
-
-    // Aggregator state, guarded by this object's monitor.
-    private final Histogram intervalLatency = newHistogram();
-    private final Histogram intervalUpstream = newHistogram();
-    private final Histogram cumulativeLatency = newHistogram();
-    private final Histogram cumulativeUpstream = newHistogram();
-    private long lastRequests;
 
     public VhostStats(String name, int loops) {
         this.name = name;
@@ -38,8 +32,11 @@ public final class VhostStats {
         return slots[loopIndex];
     }
 
-    /** Sums the slots' counters as of now. */
-    public synchronized Totals totals() {
+    /**
+     * Sums the slots' counters as of now, from any thread: each counter is one opaque load, so the sum is as of
+     * "now" counter by counter, as it always was (the loops never stopped writing while it was taken).
+     */
+    public Totals totals() {
         long[] sum = new long[LoopSlot.SIZE];
         for (LoopSlot slot : slots) {
             for (int i = 0; i < LoopSlot.SIZE; i++) {
@@ -49,51 +46,16 @@ public final class VhostStats {
         return new Totals(sum);
     }
 
-    /** Moves the recorders' latest values into the interval and cumulative histograms. */
-    synchronized void drain() {
-        for (LoopSlot slot : slots) {
-            slot.drainLatency(intervalLatency, cumulativeLatency, intervalUpstream, cumulativeUpstream);
-        }
-    }
-
     /**
-     * Ends the current interval: its latency summaries and the request count since the previous interval. The
-     * interval's histograms are also added to {@code allLatency}/{@code allUpstream}, for the totals.
+     * Moves what every loop recorded since the last call into both the interval and the cumulative histograms.
+     * The slots hand back the reader's spare histograms, so calls must never overlap: only the statistics' reader
+     * side calls this, one call at a time (it serialises its aggregator and its scrapes).
      */
-    public synchronized Interval closeInterval(Histogram allLatency, Histogram allUpstream) {
-        drain();
-        Totals totals = totals();
-        Interval interval = new Interval(totals, totals.requests() - lastRequests, Latency.of(intervalLatency),
-                Latency.of(intervalUpstream));
-        lastRequests = totals.requests();
-        allLatency.add(intervalLatency);
-        allUpstream.add(intervalUpstream);
-        intervalLatency.reset();
-        intervalUpstream.reset();
-        return interval;
-    }
-
-    /** Counts of the cumulative latency histograms at or below each bound (in seconds), for Prometheus. */
-    public synchronized CumulativeLatency cumulative(double[] boundsSeconds) {
-        drain();
-        return new CumulativeLatency(bucketCounts(cumulativeLatency, boundsSeconds),
-                cumulativeLatency.getTotalCount(), sumSeconds(cumulativeLatency),
-                bucketCounts(cumulativeUpstream, boundsSeconds), cumulativeUpstream.getTotalCount(),
-                sumSeconds(cumulativeUpstream));
-    }
-
-    private static long[] bucketCounts(Histogram histogram, double[] boundsSeconds) {
-        long[] counts = new long[boundsSeconds.length];
-        for (int i = 0; i < boundsSeconds.length; i++) {
-            long micros = (long) Math.min(LoopSlot.HIGHEST_MICROS, boundsSeconds[i] * 1_000_000);
-            counts[i] = histogram.getCountBetweenValues(0, micros);
+    public void drainLatency(Histogram interval, Histogram cumulative, Histogram upstreamInterval,
+                             Histogram upstreamCumulative) {
+        for (LoopSlot slot : slots) {
+            slot.drainLatency(interval, cumulative, upstreamInterval, upstreamCumulative);
         }
-        return counts;
-    }
-
-    private static double sumSeconds(Histogram histogram) {
-        // HdrHistogram keeps counts, not the sum; the mean times the count is exact to the histogram's precision.
-        return histogram.getTotalCount() == 0 ? 0 : histogram.getMean() * histogram.getTotalCount() / 1_000_000.0;
     }
 
     public static Histogram newHistogram() {
@@ -138,5 +100,27 @@ public final class VhostStats {
     /** Prometheus view of the cumulative histograms. */
     public record CumulativeLatency(long[] buckets, long count, double sumSeconds, long[] upstreamBuckets,
                                     long upstreamCount, double upstreamSumSeconds) {
+
+        /** The counts of both histograms at or below each bound (in seconds), their totals and sums. */
+        public static CumulativeLatency of(Histogram latency, Histogram upstream, double[] boundsSeconds) {
+            return new CumulativeLatency(bucketCounts(latency, boundsSeconds), latency.getTotalCount(),
+                    sumSeconds(latency), bucketCounts(upstream, boundsSeconds), upstream.getTotalCount(),
+                    sumSeconds(upstream));
+        }
+
+        private static long[] bucketCounts(Histogram histogram, double[] boundsSeconds) {
+            long[] counts = new long[boundsSeconds.length];
+            for (int i = 0; i < boundsSeconds.length; i++) {
+                long micros = (long) Math.min(LoopSlot.HIGHEST_MICROS, boundsSeconds[i] * 1_000_000);
+                counts[i] = histogram.getCountBetweenValues(0, micros);
+            }
+            return counts;
+        }
+
+        private static double sumSeconds(Histogram histogram) {
+            // HdrHistogram keeps counts, not the sum; the mean times the count is exact to the histogram's precision.
+            return histogram.getTotalCount() == 0 ? 0
+                    : histogram.getMean() * histogram.getTotalCount() / 1_000_000.0;
+        }
     }
 }

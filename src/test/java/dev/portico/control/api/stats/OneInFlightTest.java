@@ -12,17 +12,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class OneInFlightTest {
 
+    private final Drops drops = new Drops();
+
     @Test
     void dropsAndCountsWhileASendIsPendingThenSendsAgain() {
         AtomicInteger failures = new AtomicInteger();
-        OneInFlight sender = new OneInFlight(failures::incrementAndGet);
+        OneInFlight sender = new OneInFlight(failures::incrementAndGet, drops);
         CompletableFuture<Void> slow = new CompletableFuture<>();
-        long droppedBefore = Drops.SSE_EVENTS.count();
 
         assertTrue(sender.offer(() -> slow));
         assertFalse(sender.offer(CompletableFuture::new));
         assertFalse(sender.offer(CompletableFuture::new));
-        assertEquals(droppedBefore + 2, Drops.SSE_EVENTS.count());
+        assertEquals(2, drops.count(Drops.Kind.SSE_EVENTS));
 
         slow.complete(null);
         assertTrue(sender.offer(() -> CompletableFuture.completedFuture(null)));
@@ -32,7 +33,7 @@ class OneInFlightTest {
     @Test
     void aFailedSendMarksTheConsumerGone() {
         AtomicInteger failures = new AtomicInteger();
-        OneInFlight sender = new OneInFlight(failures::incrementAndGet);
+        OneInFlight sender = new OneInFlight(failures::incrementAndGet, drops);
         assertTrue(sender.offer(() -> CompletableFuture.failedFuture(new java.io.IOException("reset"))));
         assertTrue(sender.failed());
         assertEquals(1, failures.get());
