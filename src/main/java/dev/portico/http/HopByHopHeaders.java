@@ -79,7 +79,7 @@ public final class HopByHopHeaders {
      * Copies every end-to-end header of {@code from} into {@code to}, also skipping {@code skip1} and {@code skip2}
      * (either may be null): headers the caller writes itself. Headers the server decoded (Netty's, as Vert.x's
      * server and {@code MultiMap.caseInsensitiveMultiMap()} make them) are copied without converting to
-     * {@code String}; for the HTTP client's headers pass {@code proxy.server.headers.HeaderEntries.of(from)} to the
+     * {@code String}; for the HTTP client's headers pass {@code proxy.upstream.pool.HeaderEntries.of(from)} to the
      * overload, which can reach them without conversion too.
      */
     public void copyEndToEnd(MultiMap from, MultiMap to, String skip1, String skip2) {

@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Turns vhost specs into a {@link RoutingSnapshot}: host tables, each vhost's stage list (Caddy-style, built once
@@ -55,6 +56,7 @@ public class SnapshotCompiler {
     private final Map<String, UpstreamHealth> health = new ConcurrentHashMap<>();
     /** The vhosts' state across snapshots, by vhost id, as the last compile for publishing left it. */
     private Map<UUID, VhostRuntime> runtimes = new HashMap<>();
+    private final AtomicBoolean compiling = new AtomicBoolean();
 
     public SnapshotCompiler(DataPlaneSettings dataplane, UpstreamSettings upstream, StatsRegistry stats,
                             CacheRegistry caches) {
@@ -69,8 +71,23 @@ public class SnapshotCompiler {
         this.eventLoops = dataplane.eventLoopCount();
     }
 
-    /** Builds a snapshot to publish; statistics and health state are bound to the vhosts it contains. */
-    public synchronized RoutingSnapshot compile(long version, List<VhostSpec> specs) {
+    /**
+     * Builds a snapshot to publish; statistics and health state are bound to the vhosts it contains. Calls must not
+     * overlap (the reloader publishes under its lock): one that does is refused rather than made to wait, since
+     * this class may never hold a monitor.
+     */
+    public RoutingSnapshot compile(long version, List<VhostSpec> specs) {
+        if (!compiling.compareAndSet(false, true)) {
+            throw new IllegalStateException("another snapshot is being compiled for publishing");
+        }
+        try {
+            return compileAlone(version, specs);
+        } finally {
+            compiling.set(false);
+        }
+    }
+
+    private RoutingSnapshot compileAlone(long version, List<VhostSpec> specs) {
         Map<UUID, CacheRegistry.Share> shares = new HashMap<>();
         for (VhostSpec spec : specs) {
             if (spec.cache().enabled() && !spec.upstreams().isEmpty()) {

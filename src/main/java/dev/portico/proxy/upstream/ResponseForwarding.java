@@ -7,6 +7,7 @@ import dev.portico.proxy.core.ResponseBodyFilters;
 import dev.portico.proxy.core.Stage;
 import dev.portico.proxy.core.outcome.LocalReason;
 import dev.portico.proxy.upstream.pool.BodyHandoff;
+import dev.portico.proxy.upstream.pool.HeaderEntries;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
@@ -56,7 +57,7 @@ final class ResponseForwarding {
         }
         MultiMap upHeaders = upstream.headers();
         MultiMap outHeaders = response.headers();
-        HopByHopHeaders.of(upHeaders).copyEndToEnd(upHeaders, outHeaders, null, null);
+        HopByHopHeaders.of(upHeaders).copyEndToEnd(HeaderEntries.of(upHeaders), outHeaders, null, null);
         outHeaders.add(UpstreamCall.VIA, stage.via(upstream.version()));
         if (exchange.phases().upstreamResponse(status) == Stage.Flow.TAKEN) {
             discard();

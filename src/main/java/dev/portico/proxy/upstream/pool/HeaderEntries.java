@@ -1,4 +1,4 @@
-package dev.portico.proxy.server.headers;
+package dev.portico.proxy.upstream.pool;
 
 import io.netty.handler.codec.http.HttpHeaders;
 import io.quarkus.runtime.annotations.RegisterForReflection;
@@ -16,8 +16,8 @@ import java.util.Map;
  * {@code String} at all, and a proxy copies every header of every request and response. Hand the result to
  * {@link dev.portico.http.HopByHopHeaders#copyEndToEnd(Iterator, MultiMap, String, String)}.
  *
- * <p>Lives behind the server because the HTTP client's headers are a Vert.x internal ({@link HeadersAdaptor})
- * wrapping Netty's, with no public way to reach them; only the data plane copies headers.
+ * <p>Lives with the upstream transport because the HTTP client's headers are a Vert.x internal
+ * ({@link HeadersAdaptor}) wrapping Netty's, with no public way to reach them.
  */
 @RegisterForReflection(targets = HeadersAdaptor.class, fields = true)
 public final class HeaderEntries {
