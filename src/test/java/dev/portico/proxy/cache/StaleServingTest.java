@@ -2,6 +2,7 @@ package dev.portico.proxy.cache;
 
 import dev.portico.testing.Api;
 import dev.portico.testing.CacheTestSupport;
+import dev.portico.testing.Decode;
 import dev.portico.testing.Eventually;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient.Reply;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
@@ -62,10 +64,16 @@ class StaleServingTest extends CacheTestSupport {
 
         refreshAnswered.complete(null);
         Eventually.within(Duration.ofSeconds(5), () -> assertReply(get(host, "/swr"), 200, "new"));
-        Reply hit = get(host, "/swr");
-        assertReply(hit, 200, "new");
-        assertFromCache(hit, HIT_60);
-        assertEquals(2, origin.count("/swr"));
+        // A poll that read the stale entry on another event loop just before the refresh landed may have started one
+        // more refresh; after that, every request is a hit.
+        long fetched = Eventually.stable(Duration.ofSeconds(5), Duration.ofMillis(300), () -> origin.count("/swr"));
+        assertTrue(fetched == 2 || fetched == 3, () -> "one refresh, or two racing: " + origin.seen());
+        for (int i = 0; i < 3; i++) {
+            Reply hit = get(host, "/swr");
+            assertReply(hit, 200, "new");
+            assertFromCache(hit, HIT_60);
+        }
+        assertEquals(fetched, origin.count("/swr"), "no request reaches the origin once the refresh is stored");
     }
 
     @Test
@@ -110,6 +118,41 @@ class StaleServingTest extends CacheTestSupport {
             assertEquals("127.0.0.1", seen.headers().get("X-Forwarded-For"));
             assertEquals(null, seen.headers().get("X-Debug"));
         }
+    }
+
+    /**
+     * The background refresh passes the compressor like any request from the cache inwards: what it stores is the
+     * variant the triggering client gets, compressed with its coding, so the next hit is that client's bytes.
+     */
+    @Test
+    void aBackgroundRefreshOnACompressingVhostStoresTheCompressedVariant() {
+        String oldPage = "old ".repeat(400);
+        String newPage = "new ".repeat(400);
+        CompletableFuture<Void> refreshAnswered = new CompletableFuture<>();
+        origin.inTurn("/swr-gzip",
+                ScriptedOrigin.Reply.of(200, oldPage, "ETag", "\"v1\"", "Content-Type", "text/plain",
+                        "Cache-Control", "max-age=0, stale-while-revalidate=60"),
+                ScriptedOrigin.Reply.of(200, newPage, "ETag", "\"v2\"", "Content-Type", "text/plain",
+                        "Cache-Control", "max-age=60").held(refreshAnswered));
+        String host = "swr-gzip.test";
+        Api.create(Api.vhost("swr-gzip-test", host, origin.url()).put("cache", cache())
+                .put("compression", Api.enabled()));
+        assertCacheStatus(get(host, "/swr-gzip", "Accept-Encoding", "gzip"), STORED);
+
+        Reply stale = get(host, "/swr-gzip", "Accept-Encoding", "gzip");
+        assertFromCache(stale, SWR);
+        assertEquals("gzip", stale.header("Content-Encoding"));
+        refreshAnswered.complete(null);
+
+        Eventually.within(Duration.ofSeconds(5), () -> assertEquals("W/\"v2\"",
+                get(host, "/swr-gzip", "Accept-Encoding", "gzip").header("ETag")));
+        Reply hit = get(host, "/swr-gzip", "Accept-Encoding", "gzip");
+        assertFromCache(hit, HIT_60);
+        assertEquals("gzip", hit.header("Content-Encoding"));
+        assertEquals("Accept-Encoding", hit.header("Vary"));
+        assertEquals(newPage, new String(Decode.body("gzip", hit.body().getBytes()), StandardCharsets.UTF_8));
+        assertEquals("gzip", origin.last("/swr-gzip").headers().get("Accept-Encoding"),
+                "the refresh asks as the client did");
     }
 
     @ParameterizedTest

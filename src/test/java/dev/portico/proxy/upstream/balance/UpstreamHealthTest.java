@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class UpstreamGroupTest {
+class UpstreamHealthTest {
 
     @Test
     void anUpstreamIsOutAfterMaxFailsAndProbedAfterTheTimeout() {
