@@ -86,8 +86,11 @@ final class DataPlaneVerticle extends AbstractVerticle implements DataPlaneLifec
         }
         Future.all(listening).onComplete(result -> {
             if (result.succeeded()) {
-                // The data plane's port, as the status API and the tests read it, is its first listener's.
-                services.shared().register(context, loop, servers.get(0).actualPort());
+                List<Integer> ports = new ArrayList<>();
+                for (HttpServer server : servers) {
+                    ports.add(server.actualPort());
+                }
+                services.shared().register(context, loop, ports);
                 started.complete();
             } else {
                 started.fail(result.cause());
