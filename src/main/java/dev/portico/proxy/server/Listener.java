@@ -11,7 +11,7 @@ import java.util.Set;
  * ({@code tls} null: cleartext). Every listener feeds the same pipeline: what differs between them is how connections
  * are accepted and read ({@link ListenerServing}), never what happens to a request once it is read.
  *
- * @param name names the listener in logs and errors
+ * @param name names the listener in the errors that refuse it
  * @param host the address to bind ({@code 0.0.0.0} for every IPv4 interface)
  * @param port the TCP port; {@code 0} picks a free one, shared by every event loop's instance of the listener
  */
