@@ -5,7 +5,10 @@ import io.vertx.core.Context;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** What the listener instances share with the lifecycle bean: which loops exist, the port, and the drain flag. */
+/**
+ * What the listener instances share with the lifecycle bean: which loops exist, the ports the listeners are bound to,
+ * and the drain flag.
+ */
 public final class DataPlaneState {
 
     public record Loop(Context context, LoopState state) {
@@ -13,19 +16,27 @@ public final class DataPlaneState {
 
     private final List<Loop> loops = new CopyOnWriteArrayList<>();
     private volatile boolean draining;
-    private volatile int port = -1;
+    private volatile List<Integer> ports = List.of();
 
-    public void register(Context context, LoopState state, int actualPort) {
+    /** A loop's instance is serving; {@code listenerPorts} are the bound ports, in the listeners' order. */
+    public void register(Context context, LoopState state, List<Integer> listenerPorts) {
         loops.add(new Loop(context, state));
-        port = actualPort;
+        ports = List.copyOf(listenerPorts);
     }
 
     public List<Loop> loops() {
         return loops;
     }
 
+    /** The data plane's port: its first listener's (bound, when configured as 0), or -1 before start. */
     public int port() {
-        return port;
+        List<Integer> bound = ports;
+        return bound.isEmpty() ? -1 : bound.get(0);
+    }
+
+    /** Every listener's bound port, in the listeners' order; empty before start. */
+    public List<Integer> ports() {
+        return ports;
     }
 
     boolean draining() {

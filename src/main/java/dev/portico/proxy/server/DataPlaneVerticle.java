@@ -6,20 +6,25 @@ import dev.portico.proxy.core.LoopState;
 import dev.portico.proxy.core.RequestObserver;
 import dev.portico.proxy.core.StatsRegistry;
 import dev.portico.proxy.route.SnapshotHolder;
-import dev.portico.proxy.server.http1.GuardedConnections;
+import dev.portico.proxy.server.offloop.DataPlaneLifecycle;
 import dev.portico.proxy.upstream.pool.UpstreamClients;
+import io.netty.channel.ChannelFuture;
 import io.vertx.core.AbstractVerticle;
+import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.http.HttpServer;
-import io.vertx.core.http.HttpServerOptions;
 
-import java.util.concurrent.TimeUnit;
+import java.util.ArrayList;
+import java.util.List;
 
-/** One instance per event loop: its own listener on the shared port, its own pools and counters. */
-final class DataPlaneVerticle extends AbstractVerticle {
+/**
+ * One instance per event loop: its own server for every listener (each listener's instances share its port), its own
+ * pools and counters.
+ */
+final class DataPlaneVerticle extends AbstractVerticle implements DataPlaneLifecycle.LoopInstance {
 
-    /** What every listener instance shares; built once by {@link DataPlaneServer}. */
-    record Services(DataPlaneSettings config, int port, UpstreamClients.Settings upstream,
+    /** What every instance shares; built once by {@link DataPlaneServer}. */
+    record Services(DataPlaneSettings config, List<Listener> listeners, UpstreamClients.Settings upstream,
                     SnapshotHolder snapshots, StatsRegistry stats, RequestObserver[] observers,
                     DataPlaneState shared) {
     }
@@ -30,12 +35,18 @@ final class DataPlaneVerticle extends AbstractVerticle {
      * a slow disk to be waited on in parallel, few enough that a flood of misses cannot exhaust the JVM.
      */
     static final int FILE_WORKERS = 16;
+    /**
+     * Port 0 means "any free port". A negative port makes Vert.x bind one random port shared by every server
+     * listening with that same negative number; Quarkus' own servers use -1, so the listeners count down from a
+     * number of our own, one each.
+     */
+    private static final int RANDOM_SHARED_PORT = -8080;
 
     private final Services services;
     private final int index;
-    private HttpServer server;
+    private final List<HttpServer> servers = new ArrayList<>();
+    private final List<ListenerServing> servings = new ArrayList<>();
     private LoopState loop;
-    private GuardedConnections connections;
     private long flushTimer = -1;
 
     DataPlaneVerticle(Services services, int index) {
@@ -54,44 +65,32 @@ final class DataPlaneVerticle extends AbstractVerticle {
         SnapshotAdoption adoption = new SnapshotAdoption(upstreams);
         loop.put(SnapshotAdoption.PER_LOOP, adoption);
         adoption.adopt(services.snapshots().current());
-        ProxyRequestHandler handler = new ProxyRequestHandler(services.snapshots(), loop, adoption, services.stats(),
-                services.observers());
-        HttpServerOptions options = new HttpServerOptions()
-                .setHost(config.host())
-                .setPort(services.port())
-                .setIdleTimeout((int) config.idleTimeout().toMillis())
-                .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
-                .setMaxInitialLineLength(config.maxRequestLine())
-                .setMaxHeaderSize(config.maxHeaderSize())
-                .setMaxChunkSize(UpstreamClients.BODY_CHUNK_SIZE)
-                .setHandle100ContinueAutomatically(false)
-                // HTTP/1.1 only for now: an "Upgrade: h2c" is a hop-by-hop header to drop, not a switch.
-                .setHttp2ClearTextEnabled(false)
-                .setCompressionSupported(false)
-                .setDecompressionSupported(false)
-                // Portico does not terminate WebSockets, so no handshake extensions to negotiate: without these
-                // Vert.x adds a pipeline handler that inspects every request and response for an upgrade.
-                .setPerMessageWebSocketCompressionSupported(false)
-                .setPerFrameWebSocketCompressionSupported(false)
-                .setTcpNoDelay(true)
-                .setReuseAddress(true);
-        connections = new GuardedConnections(config.maxRequestLine(), config.maxHeaderSize(),
-                config.clientHeaderTimeout());
-        connections.start(vertx);
-        server = vertx.createHttpServer(options)
-                .requestHandler(handler)
-                .invalidRequestHandler(handler::handleInvalid)
-                .connectionHandler(connection -> {
-                    services.stats().connections().opened(index);
-                    connection.closeHandler(v -> services.stats().connections().closed(index));
-                    connections.guard(connection, options);
-                });
+        ProxyRequestHandler requests = new ProxyRequestHandler(services.snapshots(), loop, adoption,
+                services.stats(), services.observers());
+        List<Future<HttpServer>> listening = new ArrayList<>();
+        List<Listener> listeners = services.listeners();
+        for (int i = 0; i < listeners.size(); i++) {
+            Listener listener = listeners.get(i);
+            ListenerServing serving = ListenerServing.of(listener, config, requests);
+            servings.add(serving);
+            int bindPort = listener.port() == 0 ? RANDOM_SHARED_PORT - i : listener.port();
+            HttpServer server = serving.start(vertx, bindPort, connection -> {
+                services.stats().connections().opened(index);
+                connection.closeHandler(v -> services.stats().connections().closed(index));
+            });
+            servers.add(server);
+            listening.add(server.listen());
+        }
         if (services.observers().length > 0) {
             flushTimer = vertx.setPeriodic(OBSERVER_FLUSH_MILLIS, id -> flushObservers());
         }
-        server.listen().onComplete(result -> {
+        Future.all(listening).onComplete(result -> {
             if (result.succeeded()) {
-                services.shared().register(context, loop, result.result().actualPort());
+                List<Integer> ports = new ArrayList<>();
+                for (HttpServer server : servers) {
+                    ports.add(server.actualPort());
+                }
+                services.shared().register(context, loop, ports);
                 started.complete();
             } else {
                 started.fail(result.cause());
@@ -99,8 +98,8 @@ final class DataPlaneVerticle extends AbstractVerticle {
         });
     }
 
-    /** Runs on this loop: lets every observer push out what this loop batched. */
-    void flushObservers() {
+    @Override
+    public void flushObservers() {
         for (RequestObserver observer : services.observers()) {
             try {
                 observer.flush(index);
@@ -116,22 +115,22 @@ final class DataPlaneVerticle extends AbstractVerticle {
             vertx.cancelTimer(flushTimer);
         }
         UpstreamClients.of(loop).closeAll();
-        if (connections != null) {
-            connections.stop(vertx);
+        for (ListenerServing serving : servings) {
+            serving.stop(vertx);
         }
-        if (server == null) {
-            stopped.complete();
-        } else {
-            server.close().onComplete(ignored -> stopped.complete());
+        List<Future<Void>> closed = new ArrayList<>();
+        for (HttpServer server : servers) {
+            closed.add(server.close());
         }
+        Future.join(closed).onComplete(ignored -> stopped.complete());
     }
 
-    /**
-     * Stops accepting new connections while open ones keep being served.
-     *
-     * @return false when the listening socket could not be closed on its own (it then stays open until stop)
-     */
-    boolean stopAccepting() {
-        return server == null || ListeningSocket.close(server);
+    @Override
+    public List<ChannelFuture> stopAccepting() {
+        List<ChannelFuture> closing = new ArrayList<>();
+        for (HttpServer server : servers) {
+            closing.add(ListeningSocket.close(server));
+        }
+        return closing;
     }
 }

@@ -1,13 +1,13 @@
 package dev.portico.proxy.server;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.net.impl.TCPServerBase;
 
 import java.lang.reflect.Field;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Closes only the listening socket of a Vert.x server. Graceful shutdown must stop accepting while open
@@ -21,8 +21,12 @@ final class ListeningSocket {
     private ListeningSocket() {
     }
 
-    /** @return whether the socket was closed */
-    static boolean close(HttpServer server) {
+    /**
+     * Starts closing the socket; the caller waits on the future, off the event loops.
+     *
+     * @return the close's future, or null when the socket cannot be reached
+     */
+    static ChannelFuture close(HttpServer server) {
         try {
             Field actualServer = TCPServerBase.class.getDeclaredField("actualServer");
             Field bindFuture = TCPServerBase.class.getDeclaredField("bindFuture");
@@ -32,15 +36,9 @@ final class ListeningSocket {
             @SuppressWarnings("unchecked")
             Future<Channel> bound = (Future<Channel>) bindFuture.get(shared == null ? server : shared);
             Channel channel = bound == null ? null : bound.result();
-            if (channel == null) {
-                return false;
-            }
-            return channel.close().await(5, TimeUnit.SECONDS);
+            return channel == null ? null : channel.close();
         } catch (ReflectiveOperationException | RuntimeException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
+            return null;
         }
     }
 }

@@ -9,14 +9,7 @@ import dev.portico.proxy.core.StatsRegistry;
 import dev.portico.proxy.core.outcome.LocalReason;
 import dev.portico.proxy.route.RoutingSnapshot;
 import dev.portico.proxy.route.SnapshotHolder;
-import dev.portico.proxy.server.http1.ClientHalfClosed;
-import dev.portico.proxy.server.http1.RequestGuard;
-import dev.portico.proxy.server.http1.RequestRefused;
-import io.netty.handler.codec.DecoderResult;
-import io.netty.handler.codec.http.TooLongHttpHeaderException;
-import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.util.NetUtil;
-import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
@@ -25,10 +18,11 @@ import io.vertx.core.net.SocketAddress;
 import java.util.List;
 
 /**
- * The entry of every request on one event loop: opens the {@link Exchange}, resolves the target, refuses loops,
- * finds the vhost in the current snapshot and hands over to its pipeline; accounts the request when it ends.
+ * The pipeline's entry on one event loop, the same for every listener: opens the {@link Exchange}, resolves the
+ * target, refuses loops, finds the vhost in the current snapshot and hands over to its pipeline; accounts the request
+ * when it ends. The listener's {@link ListenerServing} calls it for each request its protocol read.
  */
-final class ProxyRequestHandler implements Handler<HttpServerRequest> {
+final class ProxyRequestHandler {
 
     private static final CharSequence VIA = HttpHeaders.createOptimized("Via");
 
@@ -47,13 +41,30 @@ final class ProxyRequestHandler implements Handler<HttpServerRequest> {
         this.observers = observers;
     }
 
-    @Override
-    public void handle(HttpServerRequest request) {
-        RoutingSnapshot snapshot = snapshots.current();
-        Exchange exchange = open(request, snapshot);
-        if (exchange == null) {
-            return;
-        }
+    /** The snapshot a request arriving now is served by. */
+    RoutingSnapshot snapshot() {
+        return snapshots.current();
+    }
+
+    /**
+     * Opens the exchange of a request that just arrived, and holds its body back until a stage reads it. The
+     * listener's serving pairs it with its connection before {@link #route} runs.
+     */
+    Exchange open(HttpServerRequest request, RoutingSnapshot snapshot) {
+        long start = System.nanoTime();
+        request.pause();
+        String client = canonicalAddress(request.remoteAddress());
+        Exchange exchange = new Exchange(request, loop, start,
+                RequestId.acceptOrGenerate(request.getHeader(Exchange.REQUEST_ID_HEADER)), client,
+                snapshot.trustedProxies().contains(client), this::account);
+        loop.requestStarted();
+        adoption.adopt(snapshot);
+        return exchange;
+    }
+
+    /** Resolves the target, refuses loops, finds the vhost in {@code snapshot} and hands over to its pipeline. */
+    void route(Exchange exchange, RoutingSnapshot snapshot) {
+        HttpServerRequest request = exchange.request();
         HttpMethod method = request.method();
         if (method == HttpMethod.CONNECT || method == HttpMethod.TRACE) {
             exchange.unroutedStages(snapshot.fallbackStages());
@@ -88,62 +99,6 @@ final class ProxyRequestHandler implements Handler<HttpServerRequest> {
             return;
         }
         exchange.route(vhost);
-    }
-
-    /**
-     * Requests the strict HTTP/1.1 reader or the HTTP decoder refused: answered with the status the failure calls
-     * for, then closed. The marker a client's half-close leaves behind only closes the connection: every response
-     * before it has been written.
-     */
-    void handleInvalid(HttpServerRequest request) {
-        DecoderResult result = request.decoderResult();
-        Throwable cause = result == null ? null : result.cause();
-        if (cause instanceof ClientHalfClosed) {
-            request.connection().close();
-            return;
-        }
-        RoutingSnapshot snapshot = snapshots.current();
-        Exchange exchange = open(request, snapshot);
-        if (exchange == null) {
-            return;
-        }
-        exchange.unroutedStages(snapshot.fallbackStages());
-        if (cause instanceof RequestRefused) {
-            RequestRefused refused = (RequestRefused) cause;
-            exchange.replyLocal(refused.reason(), refused.detail(), true);
-            return;
-        }
-        LocalReason reason = cause instanceof TooLongHttpLineException ? LocalReason.URI_TOO_LONG
-                : cause instanceof TooLongHttpHeaderException ? LocalReason.HEADERS_TOO_LARGE
-                : LocalReason.BAD_REQUEST;
-        exchange.replyLocal(reason, reason == LocalReason.BAD_REQUEST ? "The request is not valid HTTP/1.1"
-                : reason.title(), true);
-    }
-
-    /**
-     * Opens the exchange of a request and pairs it with its connection's guard. Null when the request is answered
-     * at once: its body broke its framing while it waited behind an earlier response.
-     */
-    private Exchange open(HttpServerRequest request, RoutingSnapshot snapshot) {
-        long start = System.nanoTime();
-        request.pause();
-        String client = canonicalAddress(request.remoteAddress());
-        Exchange exchange = new Exchange(request, loop, start,
-                RequestId.acceptOrGenerate(request.getHeader(Exchange.REQUEST_ID_HEADER)), client,
-                snapshot.trustedProxies().contains(client), this::account);
-        loop.requestStarted();
-        adoption.adopt(snapshot);
-        RequestGuard guard = RequestGuard.of(request);
-        if (guard != null) {
-            exchange.connection(guard);
-            RequestRefused brokenBody = guard.opened(exchange);
-            if (brokenBody != null) {
-                exchange.unroutedStages(snapshot.fallbackStages());
-                exchange.replyLocal(brokenBody.reason(), brokenBody.detail(), true);
-                return null;
-            }
-        }
-        return exchange;
     }
 
     private void account(Exchange exchange) {

@@ -20,6 +20,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.AttributeKey;
+import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.impl.headers.HeadersMultiMap;
@@ -114,6 +115,25 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter implements 
         if (current == exchange) {
             current = null;
         }
+    }
+
+    /** HTTP/1.1 clients only get interim responses; see {@link InterimResponse}. */
+    @Override
+    public boolean sendInterim(int status, MultiMap headers, CharSequence via) {
+        return current != null && InterimResponse.send(current.request(), status, headers, via);
+    }
+
+    /**
+     * The probe is an interim {@code 100 Continue}, which HTTP/1.1 clients must accept unexpected (RFC 9110 section
+     * 15.2); HTTP/1.0 clients get none.
+     */
+    @Override
+    public boolean probeHalfClosed() {
+        if (current == null || current.request().version() != io.vertx.core.http.HttpVersion.HTTP_1_1) {
+            return false;
+        }
+        current.response().writeContinue();
+        return true;
     }
 
     @Override
