@@ -70,7 +70,7 @@ final class MonitorUse {
         return uses;
     }
 
-    /** The parameter list as ArchUnit writes it, {@code (java.util.Map, long)}, so frozen lines read alike. */
+    /** The parameter list as ArchUnit writes it, {@code (java.util.Map, long)}, so violations read like ArchUnit's own. */
     private static String parameters(String descriptor) {
         StringJoiner joined = new StringJoiner(", ", "(", ")");
         for (Type parameter : Type.getArgumentTypes(descriptor)) {

@@ -37,8 +37,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 /**
  * Portico's architecture (README "Layout", issue 12) as rules for a root package: {@code dev.portico} for the real
  * code, {@code dev.portico.architecture.fixture} for the planted violations that prove each rule bites. No rule
- * names a class: what a rule allows, it allows by package; what the code does against a rule today is recorded in
- * the frozen store by {@link ArchitectureTest}, not exempted here.
+ * names a class: what a rule allows, it allows by package (the {@code offloop} packages hold a feature's own threads,
+ * the transports may use Vert.x internals), and {@link ArchitectureTest} runs every rule strictly.
  */
 final class Rules {
 
@@ -71,7 +71,8 @@ final class Rules {
      * telemetry, except the packages named {@code offloop}, which hold a feature's own threads and may block: the
      * file workers' probe ({@code proxy.files.offloop}), the access-log writer ({@code telemetry.accesslog.offloop}),
      * the analytics rollup and writer ({@code telemetry.analytics.offloop}) and the statistics' reader-side ledger
-     * ({@code telemetry.stats.offloop}). What the loops call stays in the feature's package and never waits.
+     * ({@code telemetry.stats.offloop}) and the data plane's start and drain ({@code proxy.server.offloop}, on Quarkus'
+     * main and shutdown threads). What the loops call stays in the feature's package and never waits.
      */
     DescribedPredicate<JavaClass> eventLoopCode() {
         return resideInAnyPackage(root + ".proxy..", root + ".http..", root + ".cache..", root + ".telemetry..")

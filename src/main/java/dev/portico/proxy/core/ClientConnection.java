@@ -29,7 +29,7 @@ public interface ClientConnection {
      * @param via     the {@code Via} value naming this proxy and the protocol the upstream answered with
      * @return whether it was sent
      */
-    boolean sendInterim(int status, MultiMap headers, CharSequence via);
+    boolean sendInterim(int status, String reasonPhrase, MultiMap headers, CharSequence via);
 
     /**
      * The client shut down its sending side while the exchange in progress waits for its response, which it will

@@ -8,7 +8,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.http.HttpVersion;
 import io.vertx.core.streams.ReadStream;
 
 import java.util.Arrays;
@@ -216,6 +215,11 @@ public final class Exchange {
         }
     }
 
+    /** The client connection the listener serves this exchange on, or null. */
+    public ClientConnection connection() {
+        return connection;
+    }
+
     /** The client connection, told when this exchange is accounted. */
     public void connection(ClientConnection connection) {
         this.connection = connection;
@@ -236,19 +240,15 @@ public final class Exchange {
 
     /**
      * The client shut down its sending side while this request waits for its response, which it will still get.
-     * A client that closed the whole socket instead looks the same until something is written to it, so an HTTP/1.1
-     * client is sent an interim {@code 100 Continue} (RFC 9110 section 15.2: clients must accept unexpected 1xx): a
-     * closed socket answers it with a reset, and the request is then cancelled as a client that left, as before
-     * half-closing was allowed.
+     * A client that closed the whole socket instead looks the same until something is written to it, so its
+     * listener probes it ({@link ClientConnection#probeHalfClosed()}: HTTP/1.1 sends an interim {@code 100 Continue}):
+     * a closed socket answers with a reset, and the request is then cancelled as a client that left.
      *
      * @return whether the probe was sent
      */
     public boolean clientHalfClosed() {
-        if (headSent || response.ended() || response.closed() || request.version() != HttpVersion.HTTP_1_1) {
-            return false;
-        }
-        response.writeContinue();
-        return true;
+        return !headSent && !response.ended() && !response.closed() && connection != null
+                && connection.probeHalfClosed();
     }
 
     /** Starts the vhost's pipeline. */

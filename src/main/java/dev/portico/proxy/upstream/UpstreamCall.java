@@ -1,5 +1,6 @@
 package dev.portico.proxy.upstream;
 
+import dev.portico.proxy.core.ClientConnection;
 import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.ReadDeadlines;
 import dev.portico.proxy.core.Stage;
@@ -13,14 +14,16 @@ import dev.portico.proxy.upstream.pool.UpstreamCodec;
 import io.netty.handler.codec.http.HttpResponse;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Handler;
+import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.RequestOptions;
 import org.jboss.logging.Logger;
 
+import java.util.Iterator;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -149,13 +152,18 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
     @Override
     public void interim(HttpResponse head) {
         deadlines().restartIfRunning(this, TimeUnit.MILLISECONDS.toNanos(stage.readTimeoutMillis()));
-        HttpServerRequest in = exchange.request();
-        // RFC 9110 section 15.2: not to HTTP/1.0 clients, which do not know 1xx.
-        if (!clientGone && !exchange.headSent() && !exchange.response().closed()
-                && in.version() == HttpVersion.HTTP_1_1) {
+        ClientConnection connection = exchange.connection();
+        // Whether the client may get it (RFC 9110 section 15.2: not HTTP/1.0 clients) is its listener's rule.
+        if (!clientGone && !exchange.headSent() && !exchange.response().closed() && connection != null) {
             HttpVersion received = head.protocolVersion().minorVersion() == 0 ? HttpVersion.HTTP_1_0
                     : HttpVersion.HTTP_1_1;
-            InterimForwarding.forward(in, head, stage.via(received));
+            MultiMap fields = HttpHeaders.headers();
+            for (Iterator<Map.Entry<CharSequence, CharSequence>> it = head.headers().iteratorCharSequence();
+                 it.hasNext(); ) {
+                Map.Entry<CharSequence, CharSequence> field = it.next();
+                fields.add(field.getKey(), field.getValue());
+            }
+            connection.sendInterim(head.status().code(), head.status().reasonPhrase(), fields, stage.via(received));
         }
     }
 

@@ -24,7 +24,8 @@ final class InterimResponse {
     }
 
     /** Writes the interim response ahead of {@code client}'s final one, if the client speaks HTTP/1.1. */
-    static boolean send(HttpServerRequest client, int status, MultiMap upstream, CharSequence via) {
+    static boolean send(HttpServerRequest client, int status, String reasonPhrase, MultiMap upstream,
+                        CharSequence via) {
         if (client.version() != io.vertx.core.http.HttpVersion.HTTP_1_1) {
             return false;
         }
@@ -34,7 +35,7 @@ final class InterimResponse {
         // Vert.x writes its own 100 and 103 this way (Http1xServerConnection): a complete message straight onto the
         // connection, ahead of the response it has not begun, and its encoder sends a 1xx without a body.
         ((ConnectionBase) client.connection()).channelHandlerContext().writeAndFlush(new DefaultFullHttpResponse(
-                HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), Unpooled.EMPTY_BUFFER, fields,
+                HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status, reasonPhrase), Unpooled.EMPTY_BUFFER, fields,
                 EmptyHttpHeaders.INSTANCE));
         return true;
     }

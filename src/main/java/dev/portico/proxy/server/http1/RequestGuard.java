@@ -119,8 +119,8 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter implements 
 
     /** HTTP/1.1 clients only get interim responses; see {@link InterimResponse}. */
     @Override
-    public boolean sendInterim(int status, MultiMap headers, CharSequence via) {
-        return current != null && InterimResponse.send(current.request(), status, headers, via);
+    public boolean sendInterim(int status, String reasonPhrase, MultiMap headers, CharSequence via) {
+        return current != null && InterimResponse.send(current.request(), status, reasonPhrase, headers, via);
     }
 
     /**
