@@ -10,7 +10,7 @@ import dev.portico.cache.rules.Invalidation;
 import dev.portico.cache.rules.VaryKey;
 import dev.portico.proxy.core.BodyFilter;
 import dev.portico.proxy.core.Exchange;
-import dev.portico.proxy.core.RequestLocal;
+import dev.portico.proxy.core.Slot;
 import dev.portico.proxy.core.Stage;
 import dev.portico.proxy.core.StageFactory;
 import dev.portico.proxy.core.VhostRuntime;
@@ -43,7 +43,7 @@ public final class CacheStage implements Stage {
                     context.runtime());
 
     /** What this stage does for the request after its request phase: fill, revalidate, invalidate or label. */
-    static final RequestLocal<CacheTap> TAP = RequestLocal.declare("cache tap");
+    static final Slot<Exchange, CacheTap> TAP = Slot.declare(Exchange.class, "cache tap");
 
     private final CacheSpec spec;
     private final ResponseStore store;

@@ -11,6 +11,7 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.streams.ReadStream;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -21,6 +22,7 @@ public final class Exchange {
 
     /** Header names are pre-encoded {@code AsciiString}s: hashed once, written without encoding. */
     public static final CharSequence REQUEST_ID_HEADER = HttpHeaders.createOptimized("X-Request-Id");
+    private static final AtomicInteger SLOTS = Slot.counter(Exchange.class);
 
     private final HttpServerRequest request;
     private final HttpServerResponse response;
@@ -183,17 +185,16 @@ public final class Exchange {
 
     /** This request's state of the given kind, kept by a stage between its phases; null when none was put. */
     @SuppressWarnings("unchecked")
-    public <T> T get(RequestLocal<T> key) {
-        int slot = key.slot();
+    public <T> T get(Slot<Exchange, T> key) {
+        int slot = key.index();
         return locals == null || slot >= locals.length ? null : (T) locals[slot];
     }
 
     /** Keeps a stage's state for this request. */
-    public <T> void put(RequestLocal<T> key, T value) {
-        int slot = key.slot();
+    public <T> void put(Slot<Exchange, T> key, T value) {
+        int slot = key.index();
         if (locals == null || slot >= locals.length) {
-            locals = locals == null ? new Object[RequestLocal.declared()] : Arrays.copyOf(locals,
-                    RequestLocal.declared());
+            locals = locals == null ? new Object[SLOTS.get()] : Arrays.copyOf(locals, SLOTS.get());
         }
         locals[slot] = value;
     }

@@ -8,7 +8,7 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * What one event loop owns: its in-flight count and each feature's per-loop state ({@link LoopLocal}: the upstream
+ * What one event loop owns: its in-flight count and each feature's per-loop state ({@link Slot}: the upstream
  * connection pools, the adopted snapshot). Only its own thread writes here, so nothing on the request path takes a
  * lock or contends on an atomic.
  */
@@ -17,7 +17,8 @@ public final class LoopState {
     private static final Logger LOG = Logger.getLogger(LoopState.class);
 
     private final int index;
-    private Object[] locals = new Object[LoopLocal.declared()];
+    private static final AtomicInteger SLOTS = Slot.counter(LoopState.class);
+    private Object[] locals = new Object[SLOTS.get()];
     private final DataPlaneState shared;
     private final Context context;
     private final WorkerExecutor fileWorkers;
@@ -58,16 +59,16 @@ public final class LoopState {
 
     /** This loop's state of the given kind, or null when none was put. Call on this loop only. */
     @SuppressWarnings("unchecked")
-    public <T> T get(LoopLocal<T> key) {
-        int slot = key.slot();
+    public <T> T get(Slot<LoopState, T> key) {
+        int slot = key.index();
         return slot < locals.length ? (T) locals[slot] : null;
     }
 
     /** Sets this loop's state of the given kind; at start, on this loop. */
-    public <T> void put(LoopLocal<T> key, T value) {
-        int slot = key.slot();
+    public <T> void put(Slot<LoopState, T> key, T value) {
+        int slot = key.index();
         if (slot >= locals.length) {
-            locals = Arrays.copyOf(locals, LoopLocal.declared());
+            locals = Arrays.copyOf(locals, SLOTS.get());
         }
         locals[slot] = value;
     }

@@ -25,7 +25,7 @@ import io.vertx.core.streams.ReadStream;
  *
  * <p>Stages are built once per routing snapshot by the snapshot compiler, are immutable, and are shared by every
  * event loop; anything a stage must remember about one request lives in the {@link Exchange} (typed slots:
- * {@link RequestLocal}), per event loop in {@link Exchange#loop()}, across snapshots in {@link VhostRuntime}. Every
+ * {@link Slot}), per event loop in {@link Exchange#loop()}, across snapshots in {@link VhostRuntime}. Every
  * phase runs on the request's event loop and must never block.
  */
 public interface Stage {

@@ -6,7 +6,7 @@ import dev.portico.http.coding.CompressionPolicy;
 import dev.portico.http.negotiation.AcceptEncoding;
 import dev.portico.proxy.core.BodyFilter;
 import dev.portico.proxy.core.Exchange;
-import dev.portico.proxy.core.RequestLocal;
+import dev.portico.proxy.core.Slot;
 import dev.portico.proxy.core.Stage;
 import dev.portico.proxy.core.StageFactory;
 import dev.portico.proxy.core.SubRequest;
@@ -34,7 +34,7 @@ public final class CompressionStage implements Stage {
             : new CompressionStage(context.compression());
 
     /** The coding chosen for this request's upstream response, and the body's declared length. */
-    private static final RequestLocal<Chosen> CHOSEN = RequestLocal.declare("response coding");
+    private static final Slot<Exchange, Chosen> CHOSEN = Slot.declare(Exchange.class, "response coding");
 
     private record Chosen(AcceptEncoding.Coding coding, long length) {
     }

@@ -1,6 +1,7 @@
 package dev.portico.proxy.server;
 
-import dev.portico.proxy.core.LoopLocal;
+import dev.portico.proxy.core.LoopState;
+import dev.portico.proxy.core.Slot;
 import dev.portico.proxy.route.RoutingSnapshot;
 import dev.portico.proxy.upstream.pool.UpstreamClients;
 
@@ -11,7 +12,7 @@ import dev.portico.proxy.upstream.pool.UpstreamClients;
  */
 final class SnapshotAdoption {
 
-    static final LoopLocal<SnapshotAdoption> PER_LOOP = LoopLocal.declare("adopted snapshot");
+    static final Slot<LoopState, SnapshotAdoption> PER_LOOP = Slot.declare(LoopState.class, "adopted snapshot");
 
     private final UpstreamClients upstreams;
     private RoutingSnapshot adopted;

@@ -1,8 +1,8 @@
 package dev.portico.proxy.upstream.pool;
 
-import dev.portico.proxy.core.LoopLocal;
 import dev.portico.proxy.core.LoopState;
 import dev.portico.proxy.core.ReadDeadlines;
+import dev.portico.proxy.core.Slot;
 import dev.portico.proxy.upstream.balance.UpstreamTarget;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -37,7 +37,7 @@ public final class UpstreamClients {
 
     /** @param loop the event loop's context, on which every pool and deadline of this instance lives */
     /** Each event loop's pools, in its {@link LoopState}. */
-    public static final LoopLocal<UpstreamClients> PER_LOOP = LoopLocal.declare("upstream connection pools");
+    public static final Slot<LoopState, UpstreamClients> PER_LOOP = Slot.declare(LoopState.class, "upstream connection pools");
 
     /** The pools of the given event loop. */
     public static UpstreamClients of(LoopState loop) {
