@@ -201,10 +201,18 @@ public final class CacheStage implements Stage {
 
     /** Refreshes a stale entry in the background, once per key at a time. */
     private void refresh(Exchange exchange, String key, StoredResponse entry) {
-        if (refreshing.add(key)) {
-            BackgroundRefresh.start(this, exchange, key, entry)
-                    .onComplete(done -> refreshing.remove(key));
+        if (!refreshing.add(key)) {
+            return;
         }
+        // A refresh on another event loop may have landed between this request's lookup and now: the entry it read
+        // is then replaced already, and one more trip to the origin would be for nothing.
+        Variants now = store.get(key);
+        if (now == null || now.match(entry.varyKey()) != entry) {
+            refreshing.remove(key);
+            return;
+        }
+        BackgroundRefresh.start(this, exchange, key, entry)
+                .onComplete(done -> refreshing.remove(key));
     }
 
     /** A tap that only labels the response with its {@code Cache-Status}. */
