@@ -1,7 +1,6 @@
 package dev.portico.proxy.files;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.portico.http.DateHeader;
 import dev.portico.http.coding.CompressionPolicy;
 import dev.portico.proxy.core.Exchange;

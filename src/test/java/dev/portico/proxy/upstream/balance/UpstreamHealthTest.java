@@ -1,7 +1,5 @@
 package dev.portico.proxy.upstream.balance;
 
-import dev.portico.vhost.UpstreamSpec;
-import io.vertx.core.net.SocketAddress;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
