@@ -97,7 +97,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
                 return;
             }
             ProxyError error = ProxyError.connecting(result.cause());
-            stage.group().report(exchange.loop(), target, AttemptOutcome.CONNECT_FAILED, System.nanoTime());
+            reportFailure(error, AttemptOutcome.CONNECT_FAILED);
             LOG.debugf("request %s: connecting to %s failed: %s", exchange.requestId(), target.spec().origin(),
                     result.cause());
             lastError = error;
@@ -190,8 +190,8 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
             if (clientGone) {
                 return;
             }
-            stage.group().report(exchange.loop(), target, AttemptOutcome.RESPONSE_FAILED, System.nanoTime());
             ProxyError error = ProxyError.awaitingResponse(result.cause());
+            reportFailure(error, AttemptOutcome.RESPONSE_FAILED);
             LOG.debugf("request %s: %s failed before responding: %s", exchange.requestId(), target.spec().origin(),
                     result.cause());
             fail(error.reason(), error.detail());
@@ -212,6 +212,16 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         clientGone = true;
         if (upstreamRequest != null && (forwarding == null || forwarding.cancelOnClientGone())) {
             upstreamRequest.reset();
+        }
+    }
+
+    /**
+     * Tells the selector (passive health) of a failed attempt when the upstream caused it: a failure the client or
+     * Portico caused says nothing about the upstream.
+     */
+    private void reportFailure(ProxyError error, AttemptOutcome outcome) {
+        if (error.source() == ProxyError.Source.UPSTREAM) {
+            stage.group().report(exchange.loop(), target, outcome, System.nanoTime());
         }
     }
 
