@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import jakarta.persistence.OptimisticLockException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Request;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.hibernate.StaleStateException;
@@ -93,8 +94,9 @@ public class ProblemMappers {
         Response.ResponseBuilder response = switch (status) {
             case 404 -> respond(status, "not-found", title, "There is no API resource at " + path
                     + "; the OpenAPI document (/q/openapi on the management port) lists them", uri, List.of());
-            case 405 -> respond(status, "method-not-allowed", title, path + " does not take " + request.getMethod(),
-                    uri, List.of());
+            // RFC 9110 section 15.5.6: a 405 lists the methods the resource takes.
+            case 405 -> withAllow(respond(status, "method-not-allowed", title, path + " does not take "
+                    + request.getMethod(), uri, List.of()), AllowedMethods.of(path));
             case 406 -> respond(status, "not-acceptable", title, "This API answers only application/json (and "
                     + "application/problem+json for errors); send Accept: application/json or leave Accept out", uri,
                     List.of());
@@ -104,6 +106,10 @@ public class ProblemMappers {
                     title, e.getMessage(), uri, List.of());
         };
         return response.build();
+    }
+
+    private static Response.ResponseBuilder withAllow(Response.ResponseBuilder response, String allow) {
+        return allow == null ? response : response.header(HttpHeaders.ALLOW, allow);
     }
 
     /** Persistence failures: stale versions, unique keys lost in a race, and an unreachable database. */

@@ -22,6 +22,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /**
  * Every {@code /api} call needs the bearer token, known path or not; health and metrics on the management interface
@@ -135,6 +136,14 @@ class AuthTest {
 
         assertProblem(response, 405, "method-not-allowed")
                 .body("detail", startsWith("/api/v1/vhosts does not take PATCH"));
+        // RFC 9110 section 15.5.6: the methods the resource does take.
+        String allow = response.getHeader("Allow");
+        assertNotNull(allow, "a 405 carries Allow");
+        assertEquals("GET, HEAD, POST", allow);
+        assertEquals(200, Api.given().head(VHOSTS).statusCode(), "what Allow lists is answered");
+        Response onOne = Api.given().patch(VHOSTS + "/00000000-0000-0000-0000-000000000000");
+        assertProblem(onOne, 405, "method-not-allowed");
+        assertEquals("DELETE, GET, HEAD, PUT", onOne.getHeader("Allow"));
     }
 
     @Test
