@@ -8,6 +8,7 @@ import dev.portico.cache.rules.VaryKey;
 import dev.portico.http.HopByHopHeaders;
 import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.SubRequest;
+import dev.portico.proxy.core.SubResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -36,11 +37,13 @@ final class BackgroundRefresh {
         Validators.askAbout(entry, headers);
         long requestMillis = System.currentTimeMillis();
         CacheControl requestControl = CacheControl.ofRequest(client);
-        return exchange.phases().subRequest(stage, new SubRequest(exchange, headers, stage.maxObjectBytes())).compose(result -> {
+        SubRequest refresh = new SubRequest(exchange, headers, stage.maxObjectBytes(),
+                response -> response.status() != 304 && response.status() < 500
+                        && storable(stage, client, requestControl, response, endToEnd(response)));
+        return exchange.phases().subRequest(stage, refresh).compose(result -> {
             long now = System.currentTimeMillis();
             // Only end-to-end fields are stored: a 304's Connection or Keep-Alive must not reach clients.
-            MultiMap fields = MultiMap.caseInsensitiveMultiMap();
-            HopByHopHeaders.of(result.headers()).copyEndToEnd(result.headers(), fields, null, null);
+            MultiMap fields = endToEnd(result);
             if (result.status() == 304) {
                 StoredResponse updated = entry.refreshedBy(fields, requestMillis, now, stage.heuristicCapMillis());
                 stage.store().put(key, stage.varyFieldsOf(key), updated);
@@ -49,10 +52,7 @@ final class BackgroundRefresh {
             if (result.status() >= 500) {
                 return Future.<Void>succeededFuture();
             }
-            CacheControl control = StoredResponse.controlOf(fields);
-            boolean storable = result.body() != null && Storability.check(HttpMethod.GET, result.status(), client,
-                    fields, control, requestControl).storable() && !stage.lacksFreshness(fields, control);
-            if (!storable) {
+            if (!storable(stage, client, requestControl, result, fields)) {
                 stage.store().invalidate(key);
                 return Future.<Void>succeededFuture();
             }
@@ -63,5 +63,19 @@ final class BackgroundRefresh {
                     VaryKey.secondaryKey(vary, client), stage.heuristicCapMillis()));
             return Future.<Void>succeededFuture();
         });
+    }
+
+    private static MultiMap endToEnd(SubResponse response) {
+        MultiMap fields = MultiMap.caseInsensitiveMultiMap();
+        HopByHopHeaders.of(response.headers()).copyEndToEnd(response.headers(), fields, null, null);
+        return fields;
+    }
+
+    /** Whether the refreshed response may replace the entry: its body complete and its head storable and fresh. */
+    private static boolean storable(CacheStage stage, MultiMap client, CacheControl requestControl,
+                                    SubResponse response, MultiMap fields) {
+        CacheControl control = StoredResponse.controlOf(fields);
+        return response.body() != null && Storability.check(HttpMethod.GET, response.status(), client, fields,
+                control, requestControl).storable() && !stage.lacksFreshness(fields, control);
     }
 }

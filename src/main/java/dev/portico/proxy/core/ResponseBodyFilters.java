@@ -27,6 +27,10 @@ public final class ResponseBodyFilters {
                 closed = true;
                 return endFrom(i + 1, out);
             }
+            if (out.length() == 0) {
+                // A codec holding its input back: nothing for the filters after it yet.
+                return out;
+            }
         }
         return out;
     }
@@ -47,10 +51,19 @@ public final class ResponseBodyFilters {
 
     private Buffer endFrom(int first, Buffer carried) {
         Buffer out = carried;
-        for (int i = first; i < filters.length; i++) {
-            Buffer passed = out.length() == 0 ? out : filters[i].piece(out);
-            Buffer rest = filters[i].end();
-            out = rest.length() == 0 ? passed : passed.copy().appendBuffer(rest);
+        int i = first;
+        try {
+            for (; i < filters.length; i++) {
+                Buffer passed = out.length() == 0 ? out : filters[i].piece(out);
+                Buffer rest = filters[i].end();
+                out = rest.length() == 0 ? passed : passed.copy().appendBuffer(rest);
+            }
+        } catch (RuntimeException e) {
+            // The filters not ended yet must not wait for an end that will not come (a fill's waiters would hang).
+            for (int j = i; j < filters.length; j++) {
+                filters[j].broken();
+            }
+            throw e;
         }
         return out;
     }

@@ -3,6 +3,8 @@ package dev.portico.proxy.core;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 
+import java.util.function.Predicate;
+
 /**
  * A GET that Portico makes by itself on behalf of a client's request (the parent) from one stage of the vhost's
  * pipeline, through the stages inside it, like nginx's subrequests: a cache refreshing a stale response in the
@@ -13,8 +15,15 @@ import io.vertx.core.MultiMap;
  * @param parent the client's request it is made for: its connection, target and trust
  * @param headers the sub-request's own header fields, which the stages edit
  * @param maxBody the largest body collected; a larger one is discarded
+ * @param keeps whether the maker keeps a response's body (a cache stores it): stages that would transform the body
+ *     (a compressor) leave one that is thrown away alone
  */
-public record SubRequest(Exchange parent, MultiMap headers, long maxBody) {
+public record SubRequest(Exchange parent, MultiMap headers, long maxBody, Predicate<SubResponse> keeps) {
+
+    /** Whether the maker keeps {@code response}'s body. */
+    public boolean keeps(SubResponse response) {
+        return keeps.test(response);
+    }
 
     /** The rest of the pipeline, from the stage after the current one. */
     public interface Next {

@@ -75,14 +75,17 @@ public final class CompressionStage implements Stage {
 
     /**
      * The refreshed body as an HTTP/1.1 client with the triggering request's {@code Accept-Encoding} gets it,
-     * compressed on a worker thread, since the whole body (up to the cache's object size) is at hand.
+     * compressed on a worker thread, since the whole body (up to the cache's object size) is at hand; only a body
+     * the sub-request's maker keeps (a cache stores it), and whatever its status, as the policy allows (a 304 or an
+     * error the cache ignores is left alone).
      */
     @Override
     public Future<SubResponse> onSubRequest(SubRequest request, SubRequest.Next next) {
         // Taken before the stages inside edit the sub-request, as for a client's request.
         String acceptEncoding = AcceptEncoding.of(request.headers());
         return next.proceed(request).compose(response -> {
-            if (response.body() == null || response.status() >= 300) {
+            if (response.body() == null || response.status() == 304 || response.status() >= 500
+                    || !request.keeps(response)) {
                 return Future.succeededFuture(response);
             }
             BodyEncoder encoder = policy.begin(HttpMethod.GET, HttpVersion.HTTP_1_1, acceptEncoding,
@@ -92,7 +95,15 @@ public final class CompressionStage implements Stage {
             }
             Buffer body = response.body();
             return request.parent().loop().context()
-                    .executeBlocking(() -> encoder.encode(body).appendBuffer(encoder.finish()), false)
+                    .executeBlocking(() -> {
+                        try {
+                            return encoder.encode(body).appendBuffer(encoder.finish());
+                        } finally {
+                            // Idempotent after finish; frees the codec's native memory when encoding failed.
+                            encoder.release();
+                        }
+                    }, false)
+                    .onFailure(rejected -> encoder.release())
                     .map(response::withBody);
         });
     }

@@ -24,9 +24,9 @@ import java.util.concurrent.TimeoutException;
  * An upstream's response on its way to the client: its head copied (end-to-end fields, this hop's {@code Via}), the
  * upstream response phase (a compressor rewrites the head, a cache may answer from what it stored instead), the
  * response head phase, then the body relayed through the response body phase, with the relay's outcomes mapped to
- * what the client and the pool see. A body nobody will read is drained so the connection can be pooled.
+ * what the client and the pool see (this is the relay's {@link BodyRelay.Outcome}). A body nobody will read is drained so the connection can be pooled.
  */
-final class ResponseForwarding {
+final class ResponseForwarding implements BodyRelay.Outcome {
 
     private static final Logger LOG = Logger.getLogger(ResponseForwarding.class);
 
@@ -72,8 +72,7 @@ final class ResponseForwarding {
         }
         exchange.sendHead();
         ResponseBodyFilters filters = exchange.phases().responseBody();
-        relay = BodyRelay.start(upstream, response, filters, call.deadlines(), stage.readTimeoutMillis(),
-                new Relayed());
+        relay = BodyRelay.start(upstream, response, filters, call.deadlines(), stage.readTimeoutMillis(), this);
         if (handoff != null && !bodyless) {
             relay.takeFrom(handoff);
         }
@@ -87,46 +86,43 @@ final class ResponseForwarding {
         return !finished && (relay == null || !relay.destinationGone());
     }
 
-    /** What the relay's end means for the client and the pool. */
-    private final class Relayed implements BodyRelay.Outcome {
+    /** The relay's outcomes (what its end means for the client and the pool), on this object: one allocation less. */
+    @Override
+    public void relayed() {
+        finished = true;
+        call.releasePool();
+    }
 
-        @Override
-        public void relayed() {
-            finished = true;
-            call.releasePool();
-        }
+    @Override
+    public void sourceFailed(Throwable cause) {
+        finished = true;
+        call.releasePool();
+        LOG.debugf("request %s: %s failed while streaming the response: %s", call.exchange().requestId(),
+                call.target().spec().origin(), cause);
+        call.exchange().abort(LocalReason.UPSTREAM_RESET);
+    }
 
-        @Override
-        public void sourceFailed(Throwable cause) {
-            finished = true;
-            call.releasePool();
-            LOG.debugf("request %s: %s failed while streaming the response: %s", call.exchange().requestId(),
-                    call.target().spec().origin(), cause);
-            call.exchange().abort(LocalReason.UPSTREAM_RESET);
+    @Override
+    public void sourceTimedOut(boolean destinationEnded) {
+        finished = true;
+        long timeout = call.stage().readTimeoutMillis();
+        // The connection is mid-response: Vert.x closes it rather than pool it.
+        call.upstreamRequest().reset(0, new TimeoutException("no response body for " + timeout + " ms"));
+        call.releasePool();
+        LOG.debugf("request %s: %s sent no response body for %d ms", call.exchange().requestId(),
+                call.target().spec().origin(), timeout);
+        if (!destinationEnded) {
+            // The head is out, so the client learns of it as of any broken upstream: a reset.
+            call.exchange().abort(LocalReason.UPSTREAM_RESPONSE_TIMEOUT);
         }
+    }
 
-        @Override
-        public void sourceTimedOut(boolean destinationEnded) {
-            finished = true;
-            long timeout = call.stage().readTimeoutMillis();
-            // The connection is mid-response: Vert.x closes it rather than pool it.
-            call.upstreamRequest().reset(0, new TimeoutException("no response body for " + timeout + " ms"));
-            call.releasePool();
-            LOG.debugf("request %s: %s sent no response body for %d ms", call.exchange().requestId(),
-                    call.target().spec().origin(), timeout);
-            if (!destinationEnded) {
-                // The head is out, so the client learns of it as of any broken upstream: a reset.
-                call.exchange().abort(LocalReason.UPSTREAM_RESPONSE_TIMEOUT);
-            }
-        }
-
-        @Override
-        public void destinationFailed(Throwable cause) {
-            finished = true;
-            call.releasePool();
-            call.upstreamRequest().reset();
-            call.exchange().clientFailed();
-        }
+    @Override
+    public void destinationFailed(Throwable cause) {
+        finished = true;
+        call.releasePool();
+        call.upstreamRequest().reset();
+        call.exchange().clientFailed();
     }
 
     /**

@@ -120,18 +120,19 @@ class StaleServingTest extends CacheTestSupport {
      * The background refresh passes the compressor like any request from the cache inwards: what it stores is the
      * variant the triggering client gets, compressed with its coding, so the next hit is that client's bytes.
      */
-    @Test
-    void aBackgroundRefreshOnACompressingVhostStoresTheCompressedVariant() {
+    @ParameterizedTest
+    @ValueSource(ints = {200, 404})
+    void aBackgroundRefreshOnACompressingVhostStoresTheCompressedVariant(int status) {
         String oldPage = "old ".repeat(400);
         String newPage = "new ".repeat(400);
         CompletableFuture<Void> refreshAnswered = new CompletableFuture<>();
         origin.inTurn("/swr-gzip",
-                ScriptedOrigin.Reply.of(200, oldPage, "ETag", "\"v1\"", "Content-Type", "text/plain",
+                ScriptedOrigin.Reply.of(status, oldPage, "ETag", "\"v1\"", "Content-Type", "text/plain",
                         "Cache-Control", "max-age=0, stale-while-revalidate=60"),
-                ScriptedOrigin.Reply.of(200, newPage, "ETag", "\"v2\"", "Content-Type", "text/plain",
+                ScriptedOrigin.Reply.of(status, newPage, "ETag", "\"v2\"", "Content-Type", "text/plain",
                         "Cache-Control", "max-age=60").held(refreshAnswered));
-        String host = "swr-gzip.test";
-        Api.create(Api.vhost("swr-gzip-test", host, origin.url()).put("cache", cache())
+        String host = "swr-gzip-" + status + ".test";
+        Api.create(Api.vhost("swr-gzip-" + status, host, origin.url()).put("cache", cache())
                 .put("compression", Api.enabled()));
         assertCacheStatus(get(host, "/swr-gzip", "Accept-Encoding", "gzip"), STORED);
 

@@ -8,6 +8,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -55,9 +56,11 @@ class ResponseBodyFiltersTest {
     private static final class Keeping implements BodyFilter {
         final StringBuilder kept = new StringBuilder();
         final List<String> calls = new ArrayList<>();
+        int pieces;
 
         @Override
         public Buffer piece(Buffer piece) {
+            pieces++;
             kept.append(piece);
             return piece;
         }
@@ -126,5 +129,38 @@ class ResponseBodyFiltersTest {
         assertEquals(List.of("broken"), outer.calls);
         assertEquals(0, filters.end().length());
         assertTrue(filters.wantsRestWithoutClient(), "one filter that still needs the body is enough");
+    }
+
+    @Test
+    void aFilterThatFailsToEndBreaksTheFiltersAfterIt() {
+        BodyFilter failing = new BodyFilter() {
+            @Override
+            public Buffer piece(Buffer piece) {
+                return piece;
+            }
+
+            @Override
+            public Buffer end() {
+                throw new IllegalStateException("codec failed");
+            }
+        };
+        Keeping outer = new Keeping();
+        ResponseBodyFilters filters = new ResponseBodyFilters(new BodyFilter[] {failing, outer});
+        filters.piece(Buffer.buffer("x"));
+
+        assertThrows(IllegalStateException.class, filters::end);
+
+        assertEquals(List.of("broken"), outer.calls, "the fill after a failed codec lets its waiters go");
+    }
+
+    @Test
+    void aPieceAFilterHoldsBackReachesNoFilterAfterIt() {
+        BodyFilter holding = piece -> BodyFilter.EMPTY;
+        Keeping outer = new Keeping();
+        ResponseBodyFilters filters = new ResponseBodyFilters(new BodyFilter[] {holding, outer});
+
+        assertEquals(0, filters.piece(Buffer.buffer("x")).length());
+
+        assertEquals(0, outer.pieces, "an empty piece is not handed on");
     }
 }
