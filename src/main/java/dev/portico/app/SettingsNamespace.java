@@ -4,6 +4,7 @@ import dev.portico.cache.CacheSettings;
 import dev.portico.control.api.auth.AdminSettings;
 import dev.portico.control.snapshot.ReloadSettings;
 import dev.portico.proxy.core.DataPlaneSettings;
+import dev.portico.proxy.server.tls.TlsListenerSettings;
 import dev.portico.proxy.upstream.UpstreamSettings;
 import dev.portico.telemetry.accesslog.AccessLogSettings;
 import dev.portico.telemetry.analytics.AnalyticsSettings;
@@ -36,7 +37,8 @@ public class SettingsNamespace {
     private static final String PREFIX = "portico.";
     /** The groups under {@code portico.}: each feature's settings interface names its own. */
     static final Set<String> GROUPS = Stream.of(DataPlaneSettings.class, UpstreamSettings.class, AdminSettings.class,
-                    ReloadSettings.class, AnalyticsSettings.class, AccessLogSettings.class, CacheSettings.class)
+                    ReloadSettings.class, AnalyticsSettings.class, AccessLogSettings.class, CacheSettings.class,
+                    TlsListenerSettings.class)
             .map(settings -> settings.getAnnotation(ConfigMapping.class).prefix().substring(PREFIX.length()))
             .collect(Collectors.toUnmodifiableSet());
 

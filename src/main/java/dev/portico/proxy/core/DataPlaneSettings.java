@@ -19,6 +19,13 @@ public interface DataPlaneSettings {
     @WithDefault("0.0.0.0")
     String host();
 
+    /**
+     * TCP port of the TLS listener (HTTP/1.1 over TLS, on {@code host}, set up by {@code portico.tls.*}); {@code 0}
+     * picks a free port, {@code -1} (the default until certificates can be uploaded) runs none.
+     */
+    @WithDefault("-1")
+    int tlsPort();
+
     /** Listener instances, one per event loop; defaults to the number of cores. */
     OptionalInt eventLoops();
 

@@ -7,7 +7,10 @@ import dev.portico.proxy.core.RequestObserver;
 import dev.portico.proxy.core.StatsRegistry;
 import dev.portico.proxy.route.RoutingSnapshot;
 import dev.portico.proxy.route.SnapshotHolder;
+import dev.portico.proxy.route.TlsTableHolder;
 import dev.portico.proxy.server.offloop.DataPlaneLifecycle;
+import dev.portico.proxy.server.tls.TlsListenerSettings;
+import dev.portico.proxy.server.tls.TlsTermination;
 import dev.portico.proxy.upstream.pool.UpstreamClients;
 import io.quarkus.arc.All;
 import io.quarkus.runtime.ShutdownEvent;
@@ -38,6 +41,8 @@ public class DataPlaneServer {
     private final DataPlaneSettings config;
     private final UpstreamSettings upstreamSettings;
     private final SnapshotHolder snapshots;
+    private final TlsListenerSettings tlsSettings;
+    private final TlsTableHolder certificates;
     private final StatsRegistry stats;
     private final RequestObserver[] observers;
     private final DataPlaneState state = new DataPlaneState();
@@ -46,11 +51,14 @@ public class DataPlaneServer {
     private volatile boolean started;
 
     public DataPlaneServer(Vertx vertx, DataPlaneSettings config, UpstreamSettings upstreamSettings,
-                           SnapshotHolder snapshots, StatsRegistry stats, @All List<RequestObserver> observers) {
+                           SnapshotHolder snapshots, TlsListenerSettings tlsSettings, TlsTableHolder certificates,
+                           StatsRegistry stats, @All List<RequestObserver> observers) {
         this.vertx = vertx;
         this.config = config;
         this.upstreamSettings = upstreamSettings;
         this.snapshots = snapshots;
+        this.tlsSettings = tlsSettings;
+        this.certificates = certificates;
         this.stats = stats;
         this.observers = observers.toArray(new RequestObserver[0]);
         this.lifecycle = new DataPlaneLifecycle(vertx, state);
@@ -64,7 +72,7 @@ public class DataPlaneServer {
         for (RequestObserver observer : observers) {
             observer.start(instances);
         }
-        DataPlaneVerticle.Services services = new DataPlaneVerticle.Services(dataplane, Listener.of(dataplane),
+        DataPlaneVerticle.Services services = new DataPlaneVerticle.Services(dataplane, Listener.of(dataplane, this::tlsTermination),
                 upstream, snapshots, stats, observers, state);
         snapshots.onPublish(this::broadcast);
         for (int i = 0; i < instances; i++) {
@@ -72,8 +80,14 @@ public class DataPlaneServer {
         }
         listening = true;
         started = true;
-        LOG.infof("Data plane listening on %s:%d with %d event loops (%s transport)", dataplane.host(), state.port(),
-                instances, vertx.isNativeTransportEnabled() ? "native epoll" : "NIO");
+        LOG.infof("Data plane listening on %s:%s with %d event loops (%s transport)", dataplane.host(),
+                state.ports(), instances, vertx.isNativeTransportEnabled() ? "native epoll" : "NIO");
+    }
+
+    /** How the TLS listener terminates TLS: resolved here, at start-up, as the engine's native library loads. */
+    private TlsTermination tlsTermination() {
+        return new TlsTermination(certificates.current(), tlsSettings.engine().resolve(), tlsSettings.profile(),
+                tlsSettings.handshakeTimeout());
     }
 
     void stop(@Observes ShutdownEvent event) {

@@ -22,9 +22,10 @@ import io.vertx.core.http.HttpServerRequest;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Serves a cleartext HTTP/1.1 listener on one loop: Vert.x's HTTP/1 server with the strict request guard
+ * Serves an HTTP/1.1 listener, cleartext or over TLS, on one loop: Vert.x's HTTP/1 server with the strict request guard
  * ({@link GuardedConnections}) in front of its decoder on every connection, each exchange paired with its
- * connection's {@link RequestGuard}, and the requests the guard or the decoder refused answered here.
+ * connection's {@link RequestGuard}, and the requests the guard or the decoder refused answered here. TLS sits below
+ * all of it (the SSL handler comes first in the pipeline), so the guard reads decrypted bytes the same way.
  */
 final class Http1Serving implements ListenerServing {
 
@@ -60,6 +61,11 @@ final class Http1Serving implements ListenerServing {
     }
 
     private HttpServerOptions options(int bindPort) {
+        HttpServerOptions options = cleartextOptions(bindPort);
+        return listener.tls() == null ? options : listener.tls().applyTo(options);
+    }
+
+    private HttpServerOptions cleartextOptions(int bindPort) {
         return new HttpServerOptions()
                 .setHost(listener.host())
                 .setPort(bindPort)

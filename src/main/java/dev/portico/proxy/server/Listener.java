@@ -1,21 +1,23 @@
 package dev.portico.proxy.server;
 
 import dev.portico.proxy.core.DataPlaneSettings;
+import dev.portico.proxy.server.tls.TlsTermination;
 
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * One address the data plane accepts clients on, the protocols it speaks there and how it terminates TLS
- * ({@code tls} null: cleartext). Every listener feeds the same pipeline: what differs between them is how connections
+ * ({@code tls} null: cleartext; TLS is an option of the HTTP/1.1 serving, not a protocol of its own). Every listener feeds the same pipeline: what differs between them is how connections
  * are accepted and read ({@link ListenerServing}), never what happens to a request once it is read.
  *
  * @param name names the listener in the errors that refuse it
  * @param host the address to bind ({@code 0.0.0.0} for every IPv4 interface)
  * @param port the TCP port; {@code 0} picks a free one, shared by every event loop's instance of the listener
  */
-public record Listener(String name, String host, int port, Set<ListenerProtocol> protocols, TlsSettings tls) {
+public record Listener(String name, String host, int port, Set<ListenerProtocol> protocols, TlsTermination tls) {
 
     public Listener {
         Objects.requireNonNull(name, "name");
@@ -24,13 +26,11 @@ public record Listener(String name, String host, int port, Set<ListenerProtocol>
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("Listener " + name + ": port " + port + " is not a TCP port");
         }
+        // Cleartext or over TLS, HTTP/1.1 is the one protocol served (ALPN offers only http/1.1): a listener asking
+        // for another is refused rather than served as HTTP/1.1.
         if (!protocols.equals(Set.of(ListenerProtocol.HTTP_1_1))) {
             throw new IllegalArgumentException("Listener " + name + ": only HTTP/1.1 listeners exist, not "
-                    + protocols);
-        }
-        // Refused rather than ignored: a listener meant to be TLS must never come up in cleartext.
-        if (tls != null) {
-            throw new IllegalArgumentException("Listener " + name + ": TLS termination is not implemented yet");
+                    + protocols + (tls == null ? "" : " over TLS"));
         }
     }
 
@@ -39,11 +39,21 @@ public record Listener(String name, String host, int port, Set<ListenerProtocol>
         return new Listener(name, host, port, Set.of(ListenerProtocol.HTTP_1_1), null);
     }
 
+    /** An HTTP/1.1 listener over TLS. */
+    public static Listener http1Tls(String name, String host, int port, TlsTermination tls) {
+        return new Listener(name, host, port, Set.of(ListenerProtocol.HTTP_1_1), Objects.requireNonNull(tls, "tls"));
+    }
+
     /**
-     * The data plane's listeners as {@code portico.dataplane.*} defines them: today exactly one, cleartext HTTP/1.1
-     * on {@code host} and {@code port}.
+     * The data plane's listeners as {@code portico.dataplane.*} defines them: cleartext HTTP/1.1 on {@code host}
+     * and {@code port}, then HTTP/1.1 over TLS on {@code tls-port} unless it is {@code -1}; {@code tls} is asked
+     * only then (it resolves the engine, which loads a native library).
      */
-    static List<Listener> of(DataPlaneSettings settings) {
-        return List.of(http1Cleartext("http", settings.host(), settings.port()));
+    static List<Listener> of(DataPlaneSettings settings, Supplier<TlsTermination> tls) {
+        Listener http = http1Cleartext("http", settings.host(), settings.port());
+        if (settings.tlsPort() < 0) {
+            return List.of(http);
+        }
+        return List.of(http, http1Tls("https", settings.host(), settings.tlsPort(), tls.get()));
     }
 }

@@ -16,7 +16,7 @@ interface ListenerServing {
 
     /** The serving of {@code listener}'s protocols on one loop. */
     static ListenerServing of(Listener listener, DataPlaneSettings settings, ProxyRequestHandler requests) {
-        // The listener admits HTTP/1.1 only today (see Listener): one protocol, one way to serve it.
+        // The listener admits HTTP/1.1 only today (see Listener), cleartext or over TLS: one way to serve it.
         return new Http1Serving(listener, settings, requests);
     }
 

@@ -1,0 +1,91 @@
+package dev.portico.proxy.server.tls;
+
+import dev.portico.proxy.route.TlsTable;
+import io.netty.handler.ssl.ApplicationProtocolConfig;
+import io.netty.handler.ssl.ApplicationProtocolNames;
+import io.netty.handler.ssl.DelegatingSslContext;
+import io.netty.handler.ssl.OpenSslCachingX509KeyManagerFactory;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
+import io.vertx.core.spi.tls.SslContextFactory;
+
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
+import java.util.List;
+
+/**
+ * Builds the listener's Netty {@link SslContext} from what Vert.x hands over (the key manager factory wrapping
+ * {@link SniKeyManager}); the cipher suites and ALPN protocols Vert.x passes are its defaults, not Portico's, and are
+ * ignored. Vert.x calls {@link #create} once per listener, when it binds, and after an update of its TLS options.
+ */
+final class PorticoSslContextFactory implements SslContextFactory {
+
+    private final SslProvider provider;
+    private final CipherProfile profile;
+    private final TlsTable table;
+    private KeyManagerFactory keyManagers;
+
+    PorticoSslContextFactory(SslProvider provider, CipherProfile profile, TlsTable table) {
+        this.provider = provider;
+        this.profile = profile;
+        this.table = table;
+    }
+
+    @Override
+    public SslContextFactory keyMananagerFactory(KeyManagerFactory factory) {
+        this.keyManagers = factory;
+        return this;
+    }
+
+    @Override
+    public SslContext create() throws SSLException {
+        if (keyManagers == null) {
+            throw new SSLException("No key manager: the TLS listener was configured without certificates");
+        }
+        // Without the caching factory BoringSSL re-encodes the chain and key on every handshake. It caches by
+        // alias, which is why a changed certificate comes with a new alias (TlsTable.Entry).
+        KeyManagerFactory factory = provider == SslProvider.OPENSSL
+                ? new OpenSslCachingX509KeyManagerFactory(keyManagers) : keyManagers;
+        SslContext context = SslContextBuilder.forServer(factory)
+                .sslProvider(provider)
+                .protocols(profile.protocols().toArray(new String[0]))
+                .ciphers(profile.cipherSuites())
+                // HTTP/1.1 only until HTTP/2 is served: a client offering h2 falls back to it, and one offering
+                // nothing Portico speaks still connects (NO_ADVERTISE / ACCEPT) and is read as HTTP/1.1.
+                .applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
+                        ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                        ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+                        ApplicationProtocolNames.HTTP_1_1))
+                .build();
+        return new EngineSettings(context, table.hasDefault() ? null : new UnknownServerNameRefusal(table));
+    }
+
+    /**
+     * Sets what the context builder cannot on each engine: the server's cipher order for TLS 1.2 (Mozilla's
+     * guidelines leave the choice to the client only when every suite is strong; ours are, but a server preference
+     * keeps the choice the same on both engines), and the refusal of unknown server names.
+     */
+    private static final class EngineSettings extends DelegatingSslContext {
+
+        private final UnknownServerNameRefusal refusal;
+
+        EngineSettings(SslContext context, UnknownServerNameRefusal refusal) {
+            super(context);
+            this.refusal = refusal;
+        }
+
+        @Override
+        protected void initEngine(SSLEngine engine) {
+            SSLParameters parameters = engine.getSSLParameters();
+            parameters.setUseCipherSuitesOrder(true);
+            if (refusal != null) {
+                parameters.setSNIMatchers(List.of(refusal));
+            }
+            engine.setSSLParameters(parameters);
+        }
+    }
+
+}

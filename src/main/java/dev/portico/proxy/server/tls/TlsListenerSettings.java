@@ -1,0 +1,23 @@
+package dev.portico.proxy.server.tls;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+import java.time.Duration;
+
+/** How the TLS listener terminates TLS. Settings under {@code portico.tls.*}; its port is {@code portico.dataplane.tls-port}. */
+@ConfigMapping(prefix = "portico.tls")
+public interface TlsListenerSettings {
+
+    /** {@code auto} (BoringSSL where it loads, else the JDK), {@code openssl} or {@code jdk}. */
+    @WithDefault("auto")
+    TlsEngine engine();
+
+    /** {@code intermediate} (TLS 1.2 and 1.3) or {@code modern} (TLS 1.3 only), after Mozilla's guidelines. */
+    @WithDefault("intermediate")
+    CipherProfile profile();
+
+    /** Longest a client may take to complete its handshake before its connection is closed. */
+    @WithDefault("10s")
+    Duration handshakeTimeout();
+}
