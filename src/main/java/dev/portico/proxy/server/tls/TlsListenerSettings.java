@@ -5,7 +5,10 @@ import io.smallrye.config.WithDefault;
 
 import java.time.Duration;
 
-/** How the TLS listener terminates TLS. Settings under {@code portico.tls.*}; its port is {@code portico.dataplane.tls-port}. */
+/**
+ * How the TLS listener terminates TLS. Settings under {@code portico.tls.*}; the listener's port is
+ * {@code portico.dataplane.tls-port}.
+ */
 @ConfigMapping(prefix = "portico.tls")
 public interface TlsListenerSettings {
 

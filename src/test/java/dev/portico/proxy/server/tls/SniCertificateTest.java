@@ -100,4 +100,20 @@ class SniCertificateTest extends TlsListenerTestSupport {
         String withoutName = openssl(port, "-noservername");
         assertTrue(withoutName.contains("subject=CN = default.test"), withoutName);
     }
+
+    /**
+     * Without a default, a client that sends no name has no certificate to get. The engines word the refusal
+     * differently (BoringSSL: {@code internal_error}, the JDK: {@code handshake_failure}), which also shows which
+     * engine served the handshake.
+     */
+    @ParameterizedTest
+    @EnumSource(value = TlsEngine.class, names = {"OPENSSL", "JDK"})
+    void withoutADefaultAClientSendingNoNameIsRefused(TlsEngine engine) throws Exception {
+        int port = listen(engine, named());
+
+        String withoutName = openssl(port, "-noservername");
+
+        String alert = engine == TlsEngine.OPENSSL ? "alert number 80" : "alert number 40";
+        assertTrue(withoutName.contains(alert), withoutName);
+    }
 }

@@ -55,6 +55,13 @@ final class TlsClients {
         return socket;
     }
 
+    /** Writes {@code request} on a socket that completed its handshake and reads until the server closes. */
+    static String exchange(SSLSocket socket, String request) throws IOException {
+        socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+        socket.getOutputStream().flush();
+        return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+    }
+
     /** The certificate {@code socket}'s server presented (its leaf). */
     static X509Certificate presented(SSLSocket socket) throws IOException {
         return (X509Certificate) socket.getSession().getPeerCertificates()[0];
