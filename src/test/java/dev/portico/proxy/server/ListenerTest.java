@@ -1,12 +1,20 @@
 package dev.portico.proxy.server;
 
+import dev.portico.proxy.core.DataPlaneSettings;
 import dev.portico.proxy.route.TlsTable;
 import dev.portico.proxy.server.tls.CipherProfile;
 import dev.portico.proxy.server.tls.TlsEngine;
 import dev.portico.proxy.server.tls.TlsTermination;
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.quarkus.runtime.configuration.MemorySize;
+import io.quarkus.runtime.configuration.MemorySizeConverter;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfigBuilder;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -72,5 +80,42 @@ class ListenerTest {
     void aPortOutsideTcpsRangeIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> Listener.http1Cleartext("http", "0.0.0.0", 65536));
         assertThrows(IllegalArgumentException.class, () -> Listener.http1Cleartext("http", "0.0.0.0", -1));
+    }
+
+    @Test
+    void theDataPlaneRunsNoTlsListenerUntilATlsPortIsSet() {
+        List<Listener> listeners = Listener.of(dataPlaneSettings(Map.of()), () -> {
+            throw new AssertionError("the TLS engine is not resolved without a TLS listener");
+        });
+
+        assertEquals(List.of("http"), listeners.stream().map(Listener::name).toList());
+        assertNull(listeners.get(0).tls());
+    }
+
+    @Test
+    void aTlsPortAddsAnHttpsListenerBesideTheCleartextOne() {
+        TlsTermination tls = new TlsTermination(TlsTable.EMPTY, TlsEngine.JDK, CipherProfile.INTERMEDIATE,
+                Duration.ofSeconds(10));
+
+        List<Listener> listeners = Listener.of(dataPlaneSettings(Map.of("portico.dataplane.port", "8080",
+                "portico.dataplane.tls-port", "8443", "portico.dataplane.host", "127.0.0.1")), () -> tls);
+
+        assertEquals(2, listeners.size());
+        assertEquals(8080, listeners.get(0).port());
+        assertNull(listeners.get(0).tls(), "the cleartext listener stays as it is");
+        assertEquals("https", listeners.get(1).name());
+        assertEquals("127.0.0.1", listeners.get(1).host());
+        assertEquals(8443, listeners.get(1).port());
+        assertSame(tls, listeners.get(1).tls());
+    }
+
+    /** The settings as the configuration library maps them from {@code properties} and the defaults. */
+    private static DataPlaneSettings dataPlaneSettings(Map<String, String> properties) {
+        // Quarkus' own spellings of durations (75s) and sizes (1G), as the running application reads them.
+        return new SmallRyeConfigBuilder().withMapping(DataPlaneSettings.class)
+                .withConverter(Duration.class, 200, new DurationConverter())
+                .withConverter(MemorySize.class, 200, new MemorySizeConverter())
+                .withSources(new PropertiesConfigSource(properties, "test", 500)).build()
+                .getConfigMapping(DataPlaneSettings.class);
     }
 }
