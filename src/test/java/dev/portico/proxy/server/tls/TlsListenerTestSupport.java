@@ -38,8 +38,11 @@ abstract class TlsListenerTestSupport extends DataPlaneTestSupport {
 
     /** The port of a TLS listener presenting {@code certificates} with {@code engine} under {@code profile}. */
     protected int listen(TlsEngine engine, CipherProfile profile, TlsTable certificates) throws Exception {
-        TlsListenerInstance listener = TlsListenerInstance.start(vertx, settings, snapshots, stats,
-                new TlsTermination(certificates, engine.resolve(), profile, Duration.ofSeconds(10)));
+        return listen(new TlsTermination(certificates, engine.resolve(), profile, Duration.ofSeconds(10)));
+    }
+
+    protected int listen(TlsTermination tls) throws Exception {
+        TlsListenerInstance listener = TlsListenerInstance.start(vertx, settings, snapshots, stats, tls);
         listeners.add(listener);
         return listener.port();
     }

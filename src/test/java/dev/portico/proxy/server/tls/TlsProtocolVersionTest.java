@@ -10,7 +10,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLSocket;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static dev.portico.proxy.server.tls.TlsClients.handshake;
 import static dev.portico.proxy.server.tls.TlsClients.openssl;
@@ -82,5 +86,21 @@ class TlsProtocolVersionTest extends TlsListenerTestSupport {
                 "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-ECDSA-AES128-GCM-SHA256");
 
         assertTrue(reply.contains("Cipher is ECDHE-ECDSA-AES128-GCM-SHA256"), reply);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = TlsEngine.class, names = {"OPENSSL", "JDK"})
+    void aClientThatNeverStartsItsHandshakeIsDisconnectedAfterTheHandshakeTimeout(TlsEngine engine)
+            throws Exception {
+        int port = listen(new TlsTermination(certificates, engine.resolve(), CipherProfile.INTERMEDIATE,
+                Duration.ofMillis(500)));
+
+        try (Socket silent = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            silent.setSoTimeout(5000);
+            long start = System.nanoTime();
+
+            assertEquals(-1, silent.getInputStream().read(), "closed without a byte");
+            assertTrue(System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(400), "not before the timeout");
+        }
     }
 }
