@@ -8,7 +8,6 @@ import dev.portico.vhost.VhostSpec;
 
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -24,20 +23,18 @@ public final class RoutingSnapshot {
     private final long version;
     private final Instant builtAt;
     private final List<CompiledVhost> vhosts;
-    private final Map<String, CompiledVhost> exact;
-    private final Map<String, CompiledVhost> wildcards;
+    private final HostNameTable<CompiledVhost> byHostname;
     private final Set<String> poolKeys;
     private final TrustedProxies trustedProxies;
     private final String viaPseudonym;
 
-    RoutingSnapshot(long version, Instant builtAt, List<CompiledVhost> vhosts, Map<String, CompiledVhost> exact,
-                    Map<String, CompiledVhost> wildcards, Set<String> poolKeys,
+    RoutingSnapshot(long version, Instant builtAt, List<CompiledVhost> vhosts, HostNameTable<CompiledVhost> byHostname,
+                    Set<String> poolKeys,
                     TrustedProxies trustedProxies, String viaPseudonym) {
         this.version = version;
         this.builtAt = builtAt;
         this.vhosts = List.copyOf(vhosts);
-        this.exact = Map.copyOf(exact);
-        this.wildcards = Map.copyOf(wildcards);
+        this.byHostname = byHostname;
         this.poolKeys = Set.copyOf(poolKeys);
         this.trustedProxies = trustedProxies;
         this.viaPseudonym = viaPseudonym;
@@ -66,17 +63,7 @@ public final class RoutingSnapshot {
      * wildcard (which, as in nginx, matches any number of labels in front of the suffix but not the suffix itself).
      */
     public CompiledVhost route(String hostname) {
-        CompiledVhost vhost = exact.get(hostname);
-        if (vhost != null || wildcards.isEmpty()) {
-            return vhost;
-        }
-        for (int dot = hostname.indexOf('.'); dot >= 0; dot = hostname.indexOf('.', dot + 1)) {
-            vhost = wildcards.get(hostname.substring(dot + 1));
-            if (vhost != null) {
-                return vhost;
-            }
-        }
-        return null;
+        return byHostname.find(hostname);
     }
 
     /** Connection pools this snapshot uses; event loops retire the others. */

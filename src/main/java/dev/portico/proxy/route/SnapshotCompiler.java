@@ -137,8 +137,7 @@ public class SnapshotCompiler {
     /** @param stores the bound response stores by vhost id; null for a dry run, which binds nothing */
     private RoutingSnapshot build(long version, List<VhostSpec> specs, Map<UUID, ResponseStore> stores) {
         boolean bind = stores != null;
-        Map<String, CompiledVhost> exact = new HashMap<>();
-        Map<String, CompiledVhost> wildcards = new HashMap<>();
+        Map<String, CompiledVhost> byHostname = new HashMap<>();
         List<CompiledVhost> vhosts = new ArrayList<>(specs.size());
         Set<String> poolKeys = new HashSet<>();
         Map<String, String> owners = new LinkedHashMap<>();
@@ -150,15 +149,11 @@ public class SnapshotCompiler {
                     throw new CompileException(spec.name(), "hostnames",
                             "'" + hostname + "' is already served by vhost '" + owner + "'");
                 }
-                if (hostname.startsWith("*.")) {
-                    wildcards.put(hostname.substring(2), vhost);
-                } else {
-                    exact.put(hostname, vhost);
-                }
+                byHostname.put(hostname, vhost);
             }
             vhosts.add(vhost);
         }
-        return new RoutingSnapshot(version, Instant.now(), vhosts, exact, wildcards, poolKeys,
+        return new RoutingSnapshot(version, Instant.now(), vhosts, HostNameTable.of(byHostname), poolKeys,
                 trustedProxies, viaPseudonym);
     }
 

@@ -18,7 +18,7 @@ import java.util.function.Consumer;
 @Singleton
 public class SnapshotHolder {
 
-    private volatile RoutingSnapshot current = new RoutingSnapshot(0, Instant.EPOCH, List.of(), Map.of(), Map.of(),
+    private volatile RoutingSnapshot current = new RoutingSnapshot(0, Instant.EPOCH, List.of(), HostNameTable.of(Map.of()),
             Set.of(), TrustedProxies.NONE, "portico");
     private volatile boolean published;
     private final List<Consumer<RoutingSnapshot>> listeners = new CopyOnWriteArrayList<>();

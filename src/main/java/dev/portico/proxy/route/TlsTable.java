@@ -17,7 +17,7 @@ import java.util.Objects;
 public final class TlsTable {
 
     /** No certificates: every handshake is refused. */
-    public static final TlsTable EMPTY = new TlsTable(Map.of(), Map.of(), null);
+    public static final TlsTable EMPTY = of(Map.of(), null);
 
     /**
      * One certificate and its key.
@@ -44,22 +44,14 @@ public final class TlsTable {
         }
     }
 
-    private final Map<String, Entry> exact;
-    private final Map<String, Entry> wildcards;
+    private final HostNameTable<Entry> byName;
     private final Map<String, Entry> byAlias;
     private final Entry defaultEntry;
 
-    private TlsTable(Map<String, Entry> exact, Map<String, Entry> wildcards, Entry defaultEntry) {
-        this.exact = Map.copyOf(exact);
-        this.wildcards = Map.copyOf(wildcards);
+    private TlsTable(HostNameTable<Entry> byName, Map<String, Entry> byAlias, Entry defaultEntry) {
+        this.byName = byName;
+        this.byAlias = Map.copyOf(byAlias);
         this.defaultEntry = defaultEntry;
-        Map<String, Entry> aliases = new HashMap<>();
-        exact.values().forEach(entry -> aliases.put(entry.alias(), entry));
-        wildcards.values().forEach(entry -> aliases.put(entry.alias(), entry));
-        if (defaultEntry != null) {
-            aliases.put(defaultEntry.alias(), defaultEntry);
-        }
-        this.byAlias = Map.copyOf(aliases);
     }
 
     /**
@@ -67,32 +59,21 @@ public final class TlsTable {
      * {@code defaultEntry} (nullable) to everything else.
      */
     public static TlsTable of(Map<String, Entry> byName, Entry defaultEntry) {
-        Map<String, Entry> exact = new HashMap<>();
-        Map<String, Entry> wildcards = new HashMap<>();
+        Map<String, Entry> normalised = new HashMap<>();
+        Map<String, Entry> aliases = new HashMap<>();
         byName.forEach((name, entry) -> {
-            String normalised = name.toLowerCase(Locale.ROOT);
-            if (normalised.startsWith("*.")) {
-                wildcards.put(normalised.substring(2), entry);
-            } else {
-                exact.put(normalised, entry);
-            }
+            normalised.put(name.toLowerCase(Locale.ROOT), entry);
+            aliases.put(entry.alias(), entry);
         });
-        return new TlsTable(exact, wildcards, defaultEntry);
+        if (defaultEntry != null) {
+            aliases.put(defaultEntry.alias(), defaultEntry);
+        }
+        return new TlsTable(HostNameTable.of(normalised), aliases, defaultEntry);
     }
 
     /** The entry named for {@code serverName} (lower case, as SNI carries it), ignoring the default; or null. */
     public Entry named(String serverName) {
-        Entry entry = exact.get(serverName);
-        if (entry != null || wildcards.isEmpty()) {
-            return entry;
-        }
-        for (int dot = serverName.indexOf('.'); dot >= 0; dot = serverName.indexOf('.', dot + 1)) {
-            entry = wildcards.get(serverName.substring(dot + 1));
-            if (entry != null) {
-                return entry;
-            }
-        }
-        return null;
+        return byName.find(serverName);
     }
 
     /** The entry a handshake for {@code serverName} (null: the client sent none) gets; null when it is refused. */
