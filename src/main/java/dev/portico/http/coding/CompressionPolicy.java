@@ -65,6 +65,18 @@ public final class CompressionPolicy {
      */
     public BodyEncoder begin(HttpMethod method, HttpVersion version, String acceptEncoding, int status,
                              MultiMap responseHeaders, long length) {
+        Decision decision = decide(method, version, acceptEncoding, status, responseHeaders, length);
+        return decision == null ? null : encoder(decision.coding(), decision.length());
+    }
+
+    /**
+     * As {@link #begin}, without starting the encoder yet: for a producer that streams the body later (the codec's
+     * native memory is then taken only when the body really flows).
+     *
+     * @return the coding and the body's length (-1 unknown) to start the encoder with, or null to send it as it is
+     */
+    public Decision decide(HttpMethod method, HttpVersion version, String acceptEncoding, int status,
+                           MultiMap responseHeaders, long length) {
         long declared = length >= 0 ? length : DeclaredLength.of(responseHeaders);
         if (!prepare(status, responseHeaders, declared)) {
             return null;
@@ -74,7 +86,11 @@ public final class CompressionPolicy {
             return null;
         }
         compressed(responseHeaders, coding);
-        return encoder(coding, declared);
+        return new Decision(coding, declared);
+    }
+
+    /** A response's coding and its body's length before compression (-1 unknown). */
+    public record Decision(AcceptEncoding.Coding coding, long length) {
     }
 
     /**

@@ -1,6 +1,5 @@
 package dev.portico.proxy.encoding;
 
-import dev.portico.http.DeclaredLength;
 import dev.portico.http.coding.BodyEncoder;
 import dev.portico.http.coding.CompressionPolicy;
 import dev.portico.http.negotiation.AcceptEncoding;
@@ -34,10 +33,8 @@ public final class CompressionStage implements Stage {
             : new CompressionStage(context.compression());
 
     /** The coding chosen for this request's upstream response, and the body's declared length. */
-    private static final Slot<Exchange, Chosen> CHOSEN = Slot.declare(Exchange.class, "response coding");
-
-    private record Chosen(AcceptEncoding.Coding coding, long length) {
-    }
+    private static final Slot<Exchange, CompressionPolicy.Decision> CHOSEN = Slot.declare(Exchange.class,
+            "response coding");
 
     private final CompressionPolicy policy;
 
@@ -47,24 +44,18 @@ public final class CompressionStage implements Stage {
 
     @Override
     public Flow onUpstreamResponse(Exchange exchange, int status) {
-        MultiMap headers = exchange.response().headers();
-        long declared = DeclaredLength.of(headers);
-        if (!policy.prepare(status, headers, declared)) {
-            return Flow.NEXT;
-        }
         HttpServerRequest request = exchange.request();
-        AcceptEncoding.Coding coding = policy.choose(request.method(), request.version(),
-                exchange.clientAcceptEncoding());
-        if (coding != null) {
-            policy.compressed(headers, coding);
-            exchange.put(CHOSEN, new Chosen(coding, declared));
+        CompressionPolicy.Decision decision = policy.decide(request.method(), request.version(),
+                exchange.clientAcceptEncoding(), status, exchange.response().headers(), -1);
+        if (decision != null) {
+            exchange.put(CHOSEN, decision);
         }
         return Flow.NEXT;
     }
 
     @Override
     public BodyFilter onResponseBody(Exchange exchange) {
-        Chosen chosen = exchange.get(CHOSEN);
+        CompressionPolicy.Decision chosen = exchange.get(CHOSEN);
         if (chosen == null) {
             return null;
         }
