@@ -232,9 +232,9 @@ final class Fill implements CacheTap, BodyFilter {
             state = State.RELEASED;
             chunks = null;
             stage.fillEnded(fillKey, this);
-        } else if (state == State.PENDING) {
-            release(null);
         }
+        // A fill is a body filter only once it shares a head, so it is never broken while still pending: a request
+        // that ends before any upstream head lets its waiters go through noUpstreamResponse().
     }
 
     /** A static file answered instead, or the client left: the waiters go on by themselves. */
