@@ -14,6 +14,6 @@ class SettingsNamespaceTest {
                 SettingsNamespace.unknown(List.of("portico.dataplan.port", "portico.dataplane.port",
                         "portico.access-log.file", "%prod.portico.acesslog.file", "%test.portico.admin.token",
                         "portico.upstream.max-fails", "portico.reload.listen", "portico.analytics.top",
-                        "portico.cache.memory-budget", "portico.tls.engine", "portico.token", "quarkus.http.port", "PORTICO_ADMIN_TOKEN")));
+                        "portico.cache.memory-budget", "portico.tls.engine", "portico.secret.key", "portico.token", "quarkus.http.port", "PORTICO_ADMIN_TOKEN")));
     }
 }
