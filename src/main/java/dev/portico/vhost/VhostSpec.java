@@ -29,7 +29,8 @@ public record VhostSpec(
         CacheSpec cache,
         StaticSpec staticFiles,
         CompressionSpec compression,
-        Long maxRequestBody) {
+        Long maxRequestBody,
+        TlsSpec tls) {
 
     public VhostSpec {
         hostnames = List.copyOf(hostnames);
@@ -37,5 +38,6 @@ public record VhostSpec(
         accessLog = accessLog == null ? AccessLogSpec.DEFAULT : accessLog;
         cache = cache == null ? CacheSpec.DISABLED : cache;
         compression = compression == null ? CompressionSpec.DISABLED : compression;
+        tls = tls == null ? TlsSpec.NONE : tls;
     }
 }

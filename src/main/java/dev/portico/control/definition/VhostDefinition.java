@@ -64,7 +64,39 @@ public record VhostDefinition(
         StaticDefinition staticFiles,
         @Schema(description = "Compress responses with br, zstd or gzip for clients that accept them; off unless "
                 + "enabled")
-        CompressionDefinition compression) {
+        CompressionDefinition compression,
+        @Schema(description = "HTTPS for this vhost: its certificate, the redirect from http and HSTS; off unless set")
+        TlsDefinition tls) {
+
+    /** HTTPS settings of one vhost. */
+    @Schema(name = "VhostTls")
+    public record TlsDefinition(
+            @Schema(description = "Id of an uploaded certificate (POST /api/v1/certificates) covering every host name "
+                    + "of the vhost; it is presented to clients asking for those names (SNI)",
+                    example = "3f0c8a52-8d4e-4c55-9a51-8f3d0f1a2b3c")
+            String certificate,
+            @Schema(description = "Obtain and renew the certificate automatically from the ACME directory "
+                    + "(portico.acme.*) instead of naming one", defaultValue = "false")
+            Boolean acme,
+            @Schema(description = "Answer requests on the cleartext listener with 308 to the same URL over https, "
+                    + "except ACME challenges under /.well-known/acme-challenge/", defaultValue = "false")
+            Boolean httpsRedirect,
+            @Schema(description = "Send Strict-Transport-Security on responses over TLS (never over cleartext, per "
+                    + "RFC 6797); null for none")
+            HstsDefinition hsts) {
+    }
+
+    /** RFC 6797 Strict-Transport-Security. */
+    @Schema(name = "Hsts")
+    public record HstsDefinition(
+            @Schema(description = "Seconds browsers keep to https for the host", defaultValue = "31536000")
+            Integer maxAge,
+            @Schema(description = "Cover every subdomain too", defaultValue = "false")
+            Boolean includeSubDomains,
+            @Schema(description = "Ask to be preloaded in browsers (needs includeSubDomains and a maxAge of at least "
+                    + "31536000)", defaultValue = "false")
+            Boolean preload) {
+    }
 
     /** One upstream. */
     @Schema(name = "Upstream")

@@ -58,7 +58,8 @@ public final class VhostMapper {
                 DurationText.parse(d.connectTimeout()), DurationText.parse(d.readTimeout()), d.securityHeaders(),
                 rules(d.requestHeaders()), rules(d.responseHeaders()), accessLog(d.accessLog()),
                 CacheSettingsCheck.toSpec(d.cache()), StaticSettingsCheck.toSpec(d.staticFiles()),
-                CompressionSettingsCheck.toSpec(d.compression()), RequestBodyLimitText.toBytes(d.maxRequestBody()));
+                CompressionSettingsCheck.toSpec(d.compression()), RequestBodyLimitText.toBytes(d.maxRequestBody()),
+                TlsSettingsCheck.toSpec(d.tls()));
     }
 
     private static AccessLogSpec accessLog(AccessLogDefinition d) {

@@ -62,6 +62,7 @@ public final class VhostValidator {
         VhostDefinition.CacheDefinition cache = CacheSettingsCheck.normalise(in.cache(), v.errors);
         VhostDefinition.CompressionDefinition compression = CompressionSettingsCheck.normalise(in.compression(),
                 v.errors);
+        VhostDefinition.TlsDefinition tls = TlsSettingsCheck.normalise(in.tls(), v.errors);
         List<UpstreamDefinition> upstreams = v.upstreams(in.upstreams(), in.staticFiles() != null);
         if ((in.upstreams() == null || in.upstreams().isEmpty()) && cache.enabled()) {
             v.error("cache.enabled", "needs upstreams: the cache stores what they answer");
@@ -81,7 +82,8 @@ public final class VhostValidator {
                 VhostDefinition.AccessLogDefinition.normalised(in.accessLog()),
                 cache,
                 staticFiles,
-                compression);
+                compression,
+                tls);
         List<FieldError> all = new ArrayList<>(bindErrors);
         for (FieldError error : v.errors) {
             if (bindErrors.stream().noneMatch(bad -> within(error.field(), bad.field()))) {

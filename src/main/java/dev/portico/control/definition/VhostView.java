@@ -41,6 +41,7 @@ public record VhostView(
         @JsonProperty("static")
         StaticDefinition staticFiles,
         CompressionDefinition compression,
+        VhostDefinition.TlsDefinition tls,
         Instant createdAt,
         Instant updatedAt,
         @Schema(description = "What is accepted but will not work as it stands, such as a static.root that does not "
@@ -53,7 +54,8 @@ public record VhostView(
                 HeaderRulesDefinition.inNameOrder(d.requestHeaders()),
                 HeaderRulesDefinition.inNameOrder(d.responseHeaders()), AccessLogDefinition.normalised(d.accessLog()),
                 CacheSettingsCheck.normalised(d.cache()), d.staticFiles(),
-                CompressionSettingsCheck.normalised(d.compression()), createdAt, updatedAt,
+                CompressionSettingsCheck.normalised(d.compression()), TlsSettingsCheck.normalised(d.tls()), createdAt,
+                updatedAt,
                 StaticRootProbe.warnings(d));
     }
 }

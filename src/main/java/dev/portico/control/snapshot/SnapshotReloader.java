@@ -36,6 +36,7 @@ public class SnapshotReloader {
     private volatile boolean databaseReachable = true;
     private volatile String databaseError;
     private volatile boolean stopping;
+    private volatile String certificateProblem;
 
     public SnapshotReloader(VhostSource source, SnapshotCompiler compiler, SnapshotHolder holder) {
         this.source = source;
@@ -91,12 +92,17 @@ public class SnapshotReloader {
             }
             RoutingSnapshot snapshot;
             try {
-                snapshot = compiler.compile(loaded.version(), loaded.vhosts());
+                snapshot = compiler.compile(loaded.version(), loaded.vhosts(), loaded.certificates());
             } catch (RuntimeException e) {
                 fail(e instanceof CompileException ? e.getMessage() : "compiling failed: " + rootMessage(e));
                 return false;
             }
             holder.publish(snapshot);
+            certificateProblem = loaded.certificateProblem();
+            if (certificateProblem != null) {
+                LOG.errorf("Snapshot version %d serves without some certificates: %s", snapshot.version(),
+                        certificateProblem);
+            }
             clearError();
             LOG.infof("Published routing snapshot version %d with %d vhosts", snapshot.version(),
                     snapshot.vhosts().size());
@@ -129,6 +135,11 @@ public class SnapshotReloader {
             databaseReachable = false;
             databaseError = rootMessage(e);
         }
+    }
+
+    /** Why the published snapshot lacks stored certificates (a missing or wrong secret key), or null. */
+    public String certificateProblem() {
+        return certificateProblem;
     }
 
     public String lastError() {

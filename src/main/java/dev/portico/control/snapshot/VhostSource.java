@@ -1,12 +1,14 @@
 package dev.portico.control.snapshot;
 
+import dev.portico.proxy.route.TlsTable;
 import dev.portico.vhost.VhostSpec;
 
 import java.util.List;
+import java.util.Map;
 
 /**
- * Where snapshots come from: the stored vhosts and the configuration version they belong to. Implemented by the
- * management layer over PostgreSQL; called only from worker threads, never from an event loop.
+ * Where snapshots come from: the stored vhosts, the certificates, and the configuration version they belong to.
+ * Implemented by the management layer over PostgreSQL; called only from worker threads, never from an event loop.
  */
 public interface VhostSource {
 
@@ -16,7 +18,17 @@ public interface VhostSource {
     /** The current configuration version only: a cheap check whether a reload is needed. */
     long currentVersion();
 
-    /** A consistent read of the configuration. */
-    record Loaded(long version, List<VhostSpec> vhosts) {
+    /**
+     * A consistent read of the configuration.
+     *
+     * @param certificates every stored certificate whose key could be opened, by certificate id
+     * @param certificateProblem why some certificates could not be opened (no or the wrong secret key), or null
+     */
+    record Loaded(long version, List<VhostSpec> vhosts, Map<String, TlsTable.Entry> certificates,
+                  String certificateProblem) {
+
+        public Loaded {
+            certificates = Map.copyOf(certificates);
+        }
     }
 }

@@ -1,21 +1,38 @@
 package dev.portico.control.store;
 
+import dev.portico.control.secrets.SecretBox;
+import dev.portico.control.secrets.SecretKeySource;
+import dev.portico.control.secrets.SecretUnreadableException;
 import dev.portico.control.snapshot.VhostSource;
+import dev.portico.proxy.route.TlsTable;
 import dev.portico.vhost.CompileException;
 import dev.portico.vhost.VhostSpec;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
-/** Reads the routing configuration out of PostgreSQL for the snapshot reloader. */
+/** Reads the routing configuration and the certificates out of PostgreSQL for the snapshot reloader. */
 @ApplicationScoped
 public class StoredVhostSource implements VhostSource {
 
     private final VhostRepository repository;
+    private final CertificateRepository certificates;
+    private final SecretKeySource secrets;
+    /**
+     * Keys already opened, by id and fingerprint: a reload after a vhost change does not decrypt every key again.
+     * Replaced whole on every load, so deleted or renewed certificates leave it.
+     */
+    private volatile Map<String, TlsTable.Entry> opened = Map.of();
 
-    public StoredVhostSource(VhostRepository repository) {
+    public StoredVhostSource(VhostRepository repository, CertificateRepository certificates, SecretKeySource secrets) {
         this.repository = repository;
+        this.certificates = certificates;
+        this.secrets = secrets;
     }
 
     @Override
@@ -25,8 +42,42 @@ public class StoredVhostSource implements VhostSource {
             // whose changes it lacks (at worst it has newer rows, and the next notification reloads again).
             long version = repository.configVersion();
             List<VhostSpec> specs = repository.listByName().stream().map(StoredVhostSource::toSpec).toList();
-            return new Loaded(version, specs);
+            List<String> problems = new ArrayList<>();
+            Map<String, TlsTable.Entry> entries = openCertificates(problems);
+            return new Loaded(version, specs, entries, problems.isEmpty() ? null : String.join("; ", problems));
         });
+    }
+
+    private Map<String, TlsTable.Entry> openCertificates(List<String> problems) {
+        List<CertificateEntity> rows = certificates.listAll();
+        Optional<SecretBox> box = secrets.box();
+        if (rows.isEmpty()) {
+            opened = Map.of();
+            return Map.of();
+        }
+        if (box.isEmpty()) {
+            problems.add(rows.size() + " stored certificates are not served: " + secrets.unavailableReason());
+            return Map.of();
+        }
+        Map<String, TlsTable.Entry> before = opened;
+        Map<String, TlsTable.Entry> now = new HashMap<>();
+        Map<String, TlsTable.Entry> byId = new HashMap<>();
+        for (CertificateEntity row : rows) {
+            String key = row.id + ":" + row.sha256Fingerprint;
+            TlsTable.Entry entry = before.get(key);
+            if (entry == null) {
+                try {
+                    entry = row.toEntry(box.get());
+                } catch (SecretUnreadableException | IllegalStateException e) {
+                    problems.add("certificate " + row.id + " is not served: " + e.getMessage());
+                    continue;
+                }
+            }
+            now.put(key, entry);
+            byId.put(row.id.toString(), entry);
+        }
+        opened = Map.copyOf(now);
+        return byId;
     }
 
     /** A row the API would never have written (edited by hand, or by another Portico version) fails the build. */

@@ -21,9 +21,10 @@ public interface DataPlaneSettings {
 
     /**
      * TCP port of the TLS listener (HTTP/1.1 over TLS, on {@code host}, set up by {@code portico.tls.*}); {@code 0}
-     * picks a free port, {@code -1} (the default until certificates can be uploaded) runs none.
+     * picks a free port, {@code -1} runs none. Without certificates (none uploaded, no default) it refuses every
+     * handshake with {@code unrecognized_name}.
      */
-    @WithDefault("-1")
+    @WithDefault("8443")
     int tlsPort();
 
     /** Listener instances, one per event loop; defaults to the number of cores. */

@@ -27,10 +27,10 @@ public final class RoutingSnapshot {
     private final Set<String> poolKeys;
     private final TrustedProxies trustedProxies;
     private final String viaPseudonym;
+    private final TlsTable tls;
 
     RoutingSnapshot(long version, Instant builtAt, List<CompiledVhost> vhosts, HostNameTable<CompiledVhost> byHostname,
-                    Set<String> poolKeys,
-                    TrustedProxies trustedProxies, String viaPseudonym) {
+                    Set<String> poolKeys, TrustedProxies trustedProxies, String viaPseudonym, TlsTable tls) {
         this.version = version;
         this.builtAt = builtAt;
         this.vhosts = List.copyOf(vhosts);
@@ -38,6 +38,7 @@ public final class RoutingSnapshot {
         this.poolKeys = Set.copyOf(poolKeys);
         this.trustedProxies = trustedProxies;
         this.viaPseudonym = viaPseudonym;
+        this.tls = tls;
     }
 
     /** The database configuration version this snapshot was built from (0 before the first load). */
@@ -77,6 +78,14 @@ public final class RoutingSnapshot {
 
     public String viaPseudonym() {
         return viaPseudonym;
+    }
+
+    /**
+     * The certificates of this configuration, by the names of the vhosts using them (each vhost's {@code tls.certificate}
+     * for each of its host names), and every stored certificate by id.
+     */
+    public TlsTable tls() {
+        return tls;
     }
 
     /** Stages whose response hooks decorate replies made before any vhost was chosen (e.g. an unknown host). */

@@ -77,24 +77,34 @@ public class SnapshotCompiler {
      * this class may never hold a monitor.
      */
     public RoutingSnapshot compile(long version, List<VhostSpec> specs) {
+        return compile(version, specs, Map.of());
+    }
+
+    /**
+     * As {@link #compile(long, List)}, with the stored certificates (by id) the vhosts' {@code tls.certificate}
+     * name; a vhost naming one that is missing (its key could not be opened) gets none, and its TLS handshakes are
+     * refused, while everything else is served.
+     */
+    public RoutingSnapshot compile(long version, List<VhostSpec> specs, Map<String, TlsTable.Entry> certificates) {
         if (!compiling.compareAndSet(false, true)) {
             throw new IllegalStateException("another snapshot is being compiled for publishing");
         }
         try {
-            return compileAlone(version, specs);
+            return compileAlone(version, specs, certificates);
         } finally {
             compiling.set(false);
         }
     }
 
-    private RoutingSnapshot compileAlone(long version, List<VhostSpec> specs) {
+    private RoutingSnapshot compileAlone(long version, List<VhostSpec> specs,
+                                         Map<String, TlsTable.Entry> certificates) {
         Map<UUID, CacheRegistry.Share> shares = new HashMap<>();
         for (VhostSpec spec : specs) {
             if (spec.cache().enabled() && !spec.upstreams().isEmpty()) {
                 shares.put(spec.id(), new CacheRegistry.Share(spec.name(), spec.cache().maxBytes()));
             }
         }
-        RoutingSnapshot snapshot = build(version, specs, caches.bind(shares));
+        RoutingSnapshot snapshot = build(version, specs, caches.bind(shares), certificates);
         Map<UUID, VhostRuntime> next = new HashMap<>();
         for (CompiledVhost vhost : snapshot.vhosts()) {
             vhost.runtime().sealed();
@@ -121,7 +131,7 @@ public class SnapshotCompiler {
      * @throws CompileException for the first vhost that cannot be compiled
      */
     public void check(List<VhostSpec> specs) {
-        build(0, specs, null);
+        build(0, specs, null, Map.of());
     }
 
     /** The {@code Via} pseudonym of this instance. */
@@ -135,7 +145,8 @@ public class SnapshotCompiler {
     }
 
     /** @param stores the bound response stores by vhost id; null for a dry run, which binds nothing */
-    private RoutingSnapshot build(long version, List<VhostSpec> specs, Map<UUID, ResponseStore> stores) {
+    private RoutingSnapshot build(long version, List<VhostSpec> specs, Map<UUID, ResponseStore> stores,
+                                  Map<String, TlsTable.Entry> certificates) {
         boolean bind = stores != null;
         Map<String, CompiledVhost> byHostname = new HashMap<>();
         List<CompiledVhost> vhosts = new ArrayList<>(specs.size());
@@ -154,7 +165,7 @@ public class SnapshotCompiler {
             vhosts.add(vhost);
         }
         return new RoutingSnapshot(version, Instant.now(), vhosts, HostNameTable.of(byHostname), poolKeys,
-                trustedProxies, viaPseudonym);
+                trustedProxies, viaPseudonym, TlsTable.forVhosts(specs, certificates));
     }
 
     private CompiledVhost compileVhost(VhostSpec spec, Map<UUID, ResponseStore> stores,

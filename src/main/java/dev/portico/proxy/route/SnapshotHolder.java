@@ -19,7 +19,7 @@ import java.util.function.Consumer;
 public class SnapshotHolder {
 
     private volatile RoutingSnapshot current = new RoutingSnapshot(0, Instant.EPOCH, List.of(), HostNameTable.of(Map.of()),
-            Set.of(), TrustedProxies.NONE, "portico");
+            Set.of(), TrustedProxies.NONE, "portico", TlsTable.EMPTY);
     private volatile boolean published;
     private final List<Consumer<RoutingSnapshot>> listeners = new CopyOnWriteArrayList<>();
 

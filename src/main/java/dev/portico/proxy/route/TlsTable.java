@@ -2,7 +2,10 @@ package dev.portico.proxy.route;
 
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
+import dev.portico.vhost.VhostSpec;
+
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -12,7 +15,9 @@ import java.util.Objects;
  * read it during handshakes without locks, and replaced whole when certificates change. Names follow the routing
  * rule ({@link RoutingSnapshot#route}): an exact name first, then the longest {@code *.suffix} wildcard, which
  * matches any number of labels in front of the suffix but not the suffix itself. The optional default entry serves
- * clients that send no name or a name no entry covers; without it such handshakes are refused.
+ * clients that send no name or a name no entry covers; without it such handshakes are refused. Every stored
+ * certificate is also held by its id, so the listener can pick its configured default
+ * ({@code portico.tls.default-certificate}) from the table it is given.
  */
 public final class TlsTable {
 
@@ -44,13 +49,18 @@ public final class TlsTable {
         }
     }
 
+    private final Map<String, Entry> names;
     private final HostNameTable<Entry> byName;
     private final Map<String, Entry> byAlias;
+    private final Map<String, Entry> byCertificateId;
     private final Entry defaultEntry;
 
-    private TlsTable(HostNameTable<Entry> byName, Map<String, Entry> byAlias, Entry defaultEntry) {
-        this.byName = byName;
+    private TlsTable(Map<String, Entry> names, Map<String, Entry> byAlias, Map<String, Entry> byCertificateId,
+                     Entry defaultEntry) {
+        this.names = Map.copyOf(names);
+        this.byName = HostNameTable.of(this.names);
         this.byAlias = Map.copyOf(byAlias);
+        this.byCertificateId = Map.copyOf(byCertificateId);
         this.defaultEntry = defaultEntry;
     }
 
@@ -59,6 +69,14 @@ public final class TlsTable {
      * {@code defaultEntry} (nullable) to everything else.
      */
     public static TlsTable of(Map<String, Entry> byName, Entry defaultEntry) {
+        return of(byName, defaultEntry, Map.of());
+    }
+
+    /**
+     * As {@link #of(Map, Entry)}, also holding every stored certificate by its id (those no name uses too), from
+     * which {@link #withDefault} picks.
+     */
+    public static TlsTable of(Map<String, Entry> byName, Entry defaultEntry, Map<String, Entry> byCertificateId) {
         Map<String, Entry> normalised = new HashMap<>();
         Map<String, Entry> aliases = new HashMap<>();
         byName.forEach((name, entry) -> {
@@ -68,7 +86,73 @@ public final class TlsTable {
         if (defaultEntry != null) {
             aliases.put(defaultEntry.alias(), defaultEntry);
         }
-        return new TlsTable(HostNameTable.of(normalised), aliases, defaultEntry);
+        return new TlsTable(normalised, aliases, byCertificateId, defaultEntry);
+    }
+
+    /**
+     * The table of a configuration: each enabled vhost's host names served with the certificate its
+     * {@code tls.certificate} names, when {@code certificates} (by id) holds it; every certificate also by id.
+     */
+    public static TlsTable forVhosts(List<VhostSpec> vhosts, Map<String, Entry> certificates) {
+        Map<String, Entry> byName = new HashMap<>();
+        for (VhostSpec vhost : vhosts) {
+            Entry entry = vhost.tls().certificate() == null ? null
+                    : certificates.get(vhost.tls().certificate().toString());
+            if (vhost.enabled() && entry != null) {
+                for (String hostname : vhost.hostnames()) {
+                    byName.put(hostname, entry);
+                }
+            }
+        }
+        return of(byName, null, certificates);
+    }
+
+    /**
+     * This table with the certificate stored under {@code certificateId} as its default; this table itself when the
+     * id is null or no such certificate is held (the caller reports that).
+     */
+    public TlsTable withDefault(String certificateId) {
+        Entry entry = certificateId == null ? null : byCertificateId.get(certificateId);
+        if (entry == null || entry == defaultEntry) {
+            return this;
+        }
+        Map<String, Entry> aliases = new HashMap<>(byAlias);
+        aliases.put(entry.alias(), entry);
+        return new TlsTable(names, aliases, byCertificateId, entry);
+    }
+
+    /** Whether a certificate is stored under {@code certificateId}. */
+    public boolean holds(String certificateId) {
+        return byCertificateId.containsKey(certificateId);
+    }
+
+    /**
+     * Whether a handshake gets the same certificate from both tables for every name: what decides whether a new
+     * snapshot's table must be swapped into the listeners (aliases change with the certificate).
+     */
+    public boolean presentsTheSameAs(TlsTable other) {
+        if (other == this) {
+            return true;
+        }
+        if (!aliasOf(defaultEntry).equals(aliasOf(other.defaultEntry)) || names.size() != other.names.size()) {
+            return false;
+        }
+        for (Map.Entry<String, Entry> name : names.entrySet()) {
+            Entry theirs = other.names.get(name.getKey());
+            if (theirs == null || !theirs.alias().equals(name.getValue().alias())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether no handshake can succeed: no name and no default. */
+    public boolean isEmpty() {
+        return names.isEmpty() && defaultEntry == null;
+    }
+
+    private static String aliasOf(Entry entry) {
+        return entry == null ? "" : entry.alias();
     }
 
     /** The entry named for {@code serverName} (lower case, as SNI carries it), ignoring the default; or null. */

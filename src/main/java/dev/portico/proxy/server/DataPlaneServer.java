@@ -7,8 +7,8 @@ import dev.portico.proxy.core.RequestObserver;
 import dev.portico.proxy.core.StatsRegistry;
 import dev.portico.proxy.route.RoutingSnapshot;
 import dev.portico.proxy.route.SnapshotHolder;
-import dev.portico.proxy.route.TlsTableHolder;
 import dev.portico.proxy.server.offloop.DataPlaneLifecycle;
+import dev.portico.proxy.server.tls.TlsEngine;
 import dev.portico.proxy.server.tls.TlsListenerSettings;
 import dev.portico.proxy.server.tls.TlsTermination;
 import dev.portico.proxy.upstream.pool.UpstreamClients;
@@ -42,7 +42,6 @@ public class DataPlaneServer {
     private final UpstreamSettings upstreamSettings;
     private final SnapshotHolder snapshots;
     private final TlsListenerSettings tlsSettings;
-    private final TlsTableHolder certificates;
     private final StatsRegistry stats;
     private final RequestObserver[] observers;
     private final DataPlaneState state = new DataPlaneState();
@@ -51,14 +50,13 @@ public class DataPlaneServer {
     private volatile boolean started;
 
     public DataPlaneServer(Vertx vertx, DataPlaneSettings config, UpstreamSettings upstreamSettings,
-                           SnapshotHolder snapshots, TlsListenerSettings tlsSettings, TlsTableHolder certificates,
+                           SnapshotHolder snapshots, TlsListenerSettings tlsSettings,
                            StatsRegistry stats, @All List<RequestObserver> observers) {
         this.vertx = vertx;
         this.config = config;
         this.upstreamSettings = upstreamSettings;
         this.snapshots = snapshots;
         this.tlsSettings = tlsSettings;
-        this.certificates = certificates;
         this.stats = stats;
         this.observers = observers.toArray(new RequestObserver[0]);
         this.lifecycle = new DataPlaneLifecycle(vertx, state);
@@ -84,10 +82,15 @@ public class DataPlaneServer {
                 state.ports(), instances, vertx.isNativeTransportEnabled() ? "native epoll" : "NIO");
     }
 
-    /** How the TLS listener terminates TLS: resolved here, at start-up, as the engine's native library loads. */
+    /**
+     * How the TLS listener terminates TLS, presenting the snapshots' certificates: resolved here, at start-up, as the
+     * engine's native library loads.
+     */
     private TlsTermination tlsTermination() {
-        return new TlsTermination(certificates.current(), tlsSettings.engine().resolve(), tlsSettings.profile(),
-                tlsSettings.handshakeTimeout());
+        TlsEngine engine = tlsSettings.engine().resolve();
+        LOG.infof("TLS engine: %s", engine == TlsEngine.OPENSSL ? "OpenSSL (BoringSSL, netty-tcnative)" : "JDK");
+        return new TlsTermination(null, engine, tlsSettings.profile(), tlsSettings.handshakeTimeout(),
+                tlsSettings.defaultCertificate().map(String::strip).map(String::toLowerCase).orElse(null));
     }
 
     void stop(@Observes ShutdownEvent event) {
@@ -127,6 +130,12 @@ public class DataPlaneServer {
     /** The bound port (useful when configured as 0), or -1 before start. */
     public int port() {
         return state.port();
+    }
+
+    /** The bound port of the TLS listener, or -1 when there is none (or before start). */
+    public int tlsPort() {
+        List<Integer> ports = state.ports();
+        return config.tlsPort() < 0 || ports.size() < 2 ? -1 : ports.get(1);
     }
 
     public int inFlight() {

@@ -71,7 +71,12 @@ final class DataPlaneVerticle extends AbstractVerticle implements DataPlaneLifec
         List<Listener> listeners = services.listeners();
         for (int i = 0; i < listeners.size(); i++) {
             Listener listener = listeners.get(i);
-            ListenerServing serving = ListenerServing.of(listener, config, requests);
+            ListenerCertificates certificates = null;
+            if (listener.tls() != null) {
+                certificates = new ListenerCertificates(listener.name(), listener.tls(), services.snapshots().current());
+                adoption.follow(certificates);
+            }
+            ListenerServing serving = ListenerServing.of(listener, config, requests, certificates);
             servings.add(serving);
             int bindPort = listener.port() == 0 ? RANDOM_SHARED_PORT - i : listener.port();
             HttpServer server = serving.start(vertx, bindPort, connection -> {

@@ -33,9 +33,12 @@ final class Http1Serving implements ListenerServing {
     private final DataPlaneSettings settings;
     private final ProxyRequestHandler requests;
     private final GuardedConnections connections;
+    private final ListenerCertificates certificates;
 
-    Http1Serving(Listener listener, DataPlaneSettings settings, ProxyRequestHandler requests) {
+    Http1Serving(Listener listener, DataPlaneSettings settings, ProxyRequestHandler requests,
+                 ListenerCertificates certificates) {
         this.listener = listener;
+        this.certificates = certificates;
         this.settings = settings;
         this.requests = requests;
         this.connections = new GuardedConnections(settings.maxRequestLine(), settings.maxHeaderSize(),
@@ -46,7 +49,11 @@ final class Http1Serving implements ListenerServing {
     public HttpServer start(Vertx vertx, int bindPort, Handler<HttpConnection> accepted) {
         HttpServerOptions options = options(bindPort);
         connections.start(vertx);
-        return vertx.createHttpServer(options)
+        HttpServer server = vertx.createHttpServer(options);
+        if (certificates != null) {
+            certificates.bind(server);
+        }
+        return server
                 .requestHandler(this::request)
                 .invalidRequestHandler(this::invalidRequest)
                 .connectionHandler(connection -> {
@@ -62,7 +69,7 @@ final class Http1Serving implements ListenerServing {
 
     private HttpServerOptions options(int bindPort) {
         HttpServerOptions options = cleartextOptions(bindPort);
-        return listener.tls() == null ? options : listener.tls().applyTo(options);
+        return listener.tls() == null ? options : listener.tls().applyTo(options, certificates.presented());
     }
 
     private HttpServerOptions cleartextOptions(int bindPort) {

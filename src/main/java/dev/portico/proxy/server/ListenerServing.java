@@ -14,10 +14,15 @@ import io.vertx.core.http.HttpServer;
  */
 interface ListenerServing {
 
-    /** The serving of {@code listener}'s protocols on one loop. */
-    static ListenerServing of(Listener listener, DataPlaneSettings settings, ProxyRequestHandler requests) {
+    /**
+     * The serving of {@code listener}'s protocols on one loop.
+     *
+     * @param certificates what a TLS listener presents on this loop; null for a cleartext one
+     */
+    static ListenerServing of(Listener listener, DataPlaneSettings settings, ProxyRequestHandler requests,
+                              ListenerCertificates certificates) {
         // The listener admits HTTP/1.1 only today (see Listener), cleartext or over TLS: one way to serve it.
-        return new Http1Serving(listener, settings, requests);
+        return new Http1Serving(listener, settings, requests, certificates);
     }
 
     /**

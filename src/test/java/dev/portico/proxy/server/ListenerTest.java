@@ -41,7 +41,7 @@ class ListenerTest {
 
     @Test
     void anHttp11ListenerOverTlsKeepsHowItTerminatesTls() {
-        TlsTermination tls = new TlsTermination(TlsTable.EMPTY, TlsEngine.JDK, CipherProfile.INTERMEDIATE,
+        TlsTermination tls = TlsTermination.fixed(TlsTable.EMPTY, TlsEngine.JDK, CipherProfile.INTERMEDIATE,
                 Duration.ofSeconds(10));
 
         Listener listener = Listener.http1Tls("https", "0.0.0.0", 8443, tls);
@@ -52,7 +52,7 @@ class ListenerTest {
 
     @Test
     void aListenerOverTlsSpeakingNoProtocolIsRefusedNamingTls() {
-        TlsTermination tls = new TlsTermination(TlsTable.EMPTY, TlsEngine.JDK, CipherProfile.INTERMEDIATE,
+        TlsTermination tls = TlsTermination.fixed(TlsTable.EMPTY, TlsEngine.JDK, CipherProfile.INTERMEDIATE,
                 Duration.ofSeconds(10));
 
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
@@ -64,7 +64,7 @@ class ListenerTest {
 
     @Test
     void anEngineChoiceLeftToStartUpIsRefused() {
-        assertThrows(IllegalArgumentException.class, () -> new TlsTermination(TlsTable.EMPTY, TlsEngine.AUTO,
+        assertThrows(IllegalArgumentException.class, () -> TlsTermination.fixed(TlsTable.EMPTY, TlsEngine.AUTO,
                 CipherProfile.INTERMEDIATE, Duration.ofSeconds(10)));
     }
 
@@ -94,7 +94,7 @@ class ListenerTest {
 
     @Test
     void aTlsPortAddsAnHttpsListenerBesideTheCleartextOne() {
-        TlsTermination tls = new TlsTermination(TlsTable.EMPTY, TlsEngine.JDK, CipherProfile.INTERMEDIATE,
+        TlsTermination tls = TlsTermination.fixed(TlsTable.EMPTY, TlsEngine.JDK, CipherProfile.INTERMEDIATE,
                 Duration.ofSeconds(10));
 
         List<Listener> listeners = Listener.of(dataPlaneSettings(Map.of("portico.dataplane.port", "8080",

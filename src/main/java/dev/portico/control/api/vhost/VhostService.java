@@ -8,12 +8,16 @@ import dev.portico.control.definition.VhostMapper;
 import dev.portico.control.definition.VhostValidator;
 import dev.portico.control.definition.VhostView;
 import dev.portico.control.snapshot.SnapshotReloader;
+import dev.portico.control.certificates.CertificateFacts;
+import dev.portico.control.store.CertificateEntity;
+import dev.portico.control.store.CertificateRepository;
 import dev.portico.control.store.VhostEntity;
 import dev.portico.control.store.VhostRepository;
 import dev.portico.proxy.route.SnapshotCompiler;
 import dev.portico.vhost.CompileException;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -35,11 +39,14 @@ public class VhostService {
     private final VhostRepository repository;
     private final SnapshotCompiler compiler;
     private final SnapshotReloader reloader;
+    private final CertificateRepository certificates;
 
-    public VhostService(VhostRepository repository, SnapshotCompiler compiler, SnapshotReloader reloader) {
+    public VhostService(VhostRepository repository, SnapshotCompiler compiler, SnapshotReloader reloader,
+                        CertificateRepository certificates) {
         this.repository = repository;
         this.compiler = compiler;
         this.reloader = reloader;
+        this.certificates = certificates;
     }
 
     public List<VhostView> list() {
@@ -57,6 +64,7 @@ public class VhostService {
             UUID id = UUID.randomUUID();
             checkUnique(definition, id);
             checkCompiles(id, definition);
+            checkCertificate(definition);
             VhostEntity entity = new VhostEntity();
             entity.id = id;
             Instant now = now();
@@ -78,6 +86,7 @@ public class VhostService {
             checkVersion(entity, ifMatch);
             checkUnique(definition, id);
             checkCompiles(id, definition);
+            checkCertificate(definition);
             apply(entity, definition, now());
             repository.flush();
             return new Committed(entity.toView(), repository.bumpConfigVersion());
@@ -158,6 +167,27 @@ public class VhostService {
             compiler.check(List.of(VhostMapper.toSpec(id, 0, definition)));
         } catch (CompileException e) {
             throw ApiProblem.invalid(e.field(), e.reason());
+        }
+    }
+
+    /**
+     * The certificate a vhost names must exist and cover every host name, or clients would be shown a certificate
+     * they refuse. Its row is read for share: a concurrent deletion waits until this change commits, then sees it.
+     */
+    private void checkCertificate(VhostDefinition definition) {
+        if (definition.tls() == null || definition.tls().certificate() == null) {
+            return;
+        }
+        CertificateEntity certificate = certificates.findById(UUID.fromString(definition.tls().certificate()),
+                LockModeType.PESSIMISTIC_READ);
+        if (certificate == null) {
+            throw ApiProblem.invalid("tls.certificate", "names no stored certificate (see GET /api/v1/certificates)");
+        }
+        List<String> uncovered = definition.hostnames().stream()
+                .filter(hostname -> !CertificateFacts.covers(certificate.names(), hostname)).toList();
+        if (!uncovered.isEmpty()) {
+            throw ApiProblem.invalid("tls.certificate", "does not cover " + uncovered + ": it is valid for "
+                    + certificate.names());
         }
     }
 

@@ -10,6 +10,7 @@ import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
 import io.vertx.core.spi.tls.SslContextFactory;
 
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
@@ -25,13 +26,11 @@ final class PorticoSslContextFactory implements SslContextFactory {
 
     private final SslProvider provider;
     private final CipherProfile profile;
-    private final TlsTable table;
     private KeyManagerFactory keyManagers;
 
-    PorticoSslContextFactory(SslProvider provider, CipherProfile profile, TlsTable table) {
+    PorticoSslContextFactory(SslProvider provider, CipherProfile profile) {
         this.provider = provider;
         this.profile = profile;
-        this.table = table;
     }
 
     @Override
@@ -60,7 +59,22 @@ final class PorticoSslContextFactory implements SslContextFactory {
                         ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
                         ApplicationProtocolNames.HTTP_1_1))
                 .build();
+        TlsTable table = certificatesOf(keyManagers);
         return new EngineSettings(context, table.hasDefault() ? null : new UnknownServerNameRefusal(table));
+    }
+
+    /**
+     * The certificates the key manager Vert.x hands over presents: {@code KeyCertOptions.wrap} passes our
+     * {@link SniKeyManager} through as the factory's only key manager. The refusal of unknown names must read the
+     * same table, also after an update of the options swapped in new certificates.
+     */
+    private static TlsTable certificatesOf(KeyManagerFactory factory) throws SSLException {
+        for (KeyManager manager : factory.getKeyManagers()) {
+            if (manager instanceof SniKeyManager) {
+                return ((SniKeyManager) manager).table();
+            }
+        }
+        throw new SSLException("The TLS listener was configured with a key manager other than Portico's");
     }
 
     /**

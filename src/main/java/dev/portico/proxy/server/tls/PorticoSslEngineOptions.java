@@ -1,6 +1,5 @@
 package dev.portico.proxy.server.tls;
 
-import dev.portico.proxy.route.TlsTable;
 import io.vertx.core.net.SSLEngineOptions;
 import io.vertx.core.spi.tls.SslContextFactory;
 
@@ -14,12 +13,10 @@ final class PorticoSslEngineOptions extends SSLEngineOptions {
 
     private final TlsEngine engine;
     private final CipherProfile profile;
-    private final TlsTable table;
 
-    PorticoSslEngineOptions(TlsEngine engine, CipherProfile profile, TlsTable table) {
+    PorticoSslEngineOptions(TlsEngine engine, CipherProfile profile) {
         this.engine = engine;
         this.profile = profile;
-        this.table = table;
         // Handshake work (BoringSSL's delegated tasks) runs inline on the loop, as nginx does on its workers.
         setUseWorkerThread(false);
     }
@@ -31,6 +28,6 @@ final class PorticoSslEngineOptions extends SSLEngineOptions {
 
     @Override
     public SslContextFactory sslContextFactory() {
-        return new PorticoSslContextFactory(engine.sslProvider(), profile, table);
+        return new PorticoSslContextFactory(engine.sslProvider(), profile);
     }
 }

@@ -28,6 +28,11 @@ final class SniKeyManager extends X509ExtendedKeyManager {
         this.table = table;
     }
 
+    /** The certificates this key manager presents. */
+    TlsTable table() {
+        return table;
+    }
+
     /**
      * Called once per key type the client accepts (BoringSSL: EC, then RSA; the JDK adds EdDSA and RSASSA-PSS):
      * answering null for a type the certificate's key is not lets the engine try the next one.

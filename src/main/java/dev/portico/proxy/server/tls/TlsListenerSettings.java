@@ -4,6 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * How the TLS listener terminates TLS. Settings under {@code portico.tls.*}; the listener's port is
@@ -23,4 +24,11 @@ public interface TlsListenerSettings {
     /** Longest a client may take to complete its handshake before its connection is closed. */
     @WithDefault("10s")
     Duration handshakeTimeout();
+
+    /**
+     * Id of the stored certificate presented to clients that send no server name (SNI) or a name no vhost's
+     * certificate covers. Unset: such handshakes are refused with the {@code unrecognized_name} alert, so no client
+     * is shown a certificate for a name it did not ask for.
+     */
+    Optional<String> defaultCertificate();
 }

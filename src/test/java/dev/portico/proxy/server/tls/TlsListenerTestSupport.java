@@ -38,7 +38,7 @@ abstract class TlsListenerTestSupport extends DataPlaneTestSupport {
 
     /** The port of a TLS listener presenting {@code certificates} with {@code engine} under {@code profile}. */
     protected int listen(TlsEngine engine, CipherProfile profile, TlsTable certificates) throws Exception {
-        return listen(new TlsTermination(certificates, engine.resolve(), profile, Duration.ofSeconds(10)));
+        return listen(TlsTermination.fixed(certificates, engine.resolve(), profile, Duration.ofSeconds(10)));
     }
 
     protected int listen(TlsTermination tls) throws Exception {

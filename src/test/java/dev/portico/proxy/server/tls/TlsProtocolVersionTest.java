@@ -92,7 +92,7 @@ class TlsProtocolVersionTest extends TlsListenerTestSupport {
     @EnumSource(value = TlsEngine.class, names = {"OPENSSL", "JDK"})
     void aClientThatNeverStartsItsHandshakeIsDisconnectedAfterTheHandshakeTimeout(TlsEngine engine)
             throws Exception {
-        int port = listen(new TlsTermination(certificates, engine.resolve(), CipherProfile.INTERMEDIATE,
+        int port = listen(TlsTermination.fixed(certificates, engine.resolve(), CipherProfile.INTERMEDIATE,
                 Duration.ofMillis(500)));
 
         try (Socket silent = new Socket(InetAddress.getLoopbackAddress(), port)) {

@@ -1,0 +1,33 @@
+package dev.portico.control.store;
+
+import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** Certificate rows, and which vhosts name them. */
+@ApplicationScoped
+public class CertificateRepository implements PanacheRepositoryBase<CertificateEntity, UUID> {
+
+    public List<CertificateEntity> listByExpiry() {
+        return list("order by notAfter, id");
+    }
+
+    /** Vhost (id, name) pairs by the certificate id their {@code tls.certificate} names. */
+    @SuppressWarnings("unchecked")
+    public Map<UUID, List<Object[]>> usersByCertificate() {
+        List<Object[]> rows = getEntityManager().createNativeQuery("""
+                        select definition -> 'tls' ->> 'certificate', cast(id as text), name from vhost
+                        where definition -> 'tls' ->> 'certificate' is not null order by lower(name)""")
+                .getResultList();
+        Map<UUID, List<Object[]>> users = new HashMap<>();
+        for (Object[] row : rows) {
+            users.computeIfAbsent(UUID.fromString((String) row[0]), k -> new java.util.ArrayList<>())
+                    .add(new Object[]{UUID.fromString((String) row[1]), row[2]});
+        }
+        return users;
+    }
+}
