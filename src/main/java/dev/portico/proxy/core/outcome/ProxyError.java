@@ -48,6 +48,12 @@ public record ProxyError(LocalReason reason, Source source, boolean retryable, S
             return new ProxyError(LocalReason.UPSTREAM_RESPONSE_TIMEOUT, Source.UPSTREAM, false,
                     "The upstream did not respond in time");
         }
+        if (isTlsFailure(cause)) {
+            // TLS 1.3: the client's handshake is done before the server has checked its certificate, so an origin
+            // refusing it answers the request with an alert.
+            return new ProxyError(LocalReason.UPSTREAM_TLS_ERROR, Source.UPSTREAM, false,
+                    "The TLS handshake with the upstream failed");
+        }
         return new ProxyError(LocalReason.UPSTREAM_PROTOCOL_ERROR, Source.UPSTREAM, false,
                 "The upstream closed the connection or sent an invalid response");
     }
