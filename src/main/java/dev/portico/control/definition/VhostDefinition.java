@@ -78,11 +78,6 @@ public record VhostDefinition(
                     + "left out: the JVM's trust store and the URL's host")
             UpstreamTlsDefinition tls) {
 
-        /** An upstream without TLS settings. */
-        public UpstreamDefinition(String url, Integer weight) {
-            this(url, weight, null);
-        }
-
         /** The TLS client settings of one https:// upstream. */
         @Schema(name = "UpstreamTls")
         public record UpstreamTlsDefinition(
