@@ -27,14 +27,14 @@ public final class TlsOrigin implements AutoCloseable {
     }
 
     /** Presents {@code certificate}; asks for no client certificate. */
-    public static TlsOrigin start(TestPki.Issued certificate) {
+    public static TlsOrigin start(OpensslPki.Issued certificate) {
         return start(certificate, null);
     }
 
     /**
      * @param clientCa PEM of the CA whose client certificates are required; null to ask for none
      */
-    public static TlsOrigin start(TestPki.Issued certificate, String clientCa) {
+    public static TlsOrigin start(OpensslPki.Issued certificate, String clientCa) {
         HttpServerOptions options = new HttpServerOptions()
                 .setHost("127.0.0.1")
                 .setPort(0)

@@ -5,7 +5,7 @@ import dev.portico.testing.Api;
 import dev.portico.testing.DataPlaneTestSupport;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient;
-import dev.portico.testing.TestPki;
+import dev.portico.testing.OpensslPki;
 import dev.portico.testing.TlsOrigin;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -35,9 +35,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @QuarkusTestResource(value = PostgresResource.class, restrictToAnnotatedClass = false)
 class UpstreamTlsTest extends DataPlaneTestSupport {
 
-    private static final TestPki PKI = TestPki.authority("Portico upstream test CA");
-    private static final TestPki.Issued LOOPBACK = PKI.server("DNS:loopback.test,IP:127.0.0.1");
-    private static final TestPki.Issued NAMED_ONLY = PKI.server("DNS:origin.internal");
+    private static final OpensslPki PKI = OpensslPki.authority("Portico upstream test CA");
+    private static final OpensslPki.Issued LOOPBACK = PKI.server("DNS:loopback.test,IP:127.0.0.1");
+    private static final OpensslPki.Issued NAMED_ONLY = PKI.server("DNS:origin.internal");
 
     private final List<TlsOrigin> origins = new ArrayList<>();
 
@@ -47,7 +47,7 @@ class UpstreamTlsTest extends DataPlaneTestSupport {
         origins.clear();
     }
 
-    private TlsOrigin tlsOrigin(TestPki.Issued certificate) {
+    private TlsOrigin tlsOrigin(OpensslPki.Issued certificate) {
         TlsOrigin origin = TlsOrigin.start(certificate);
         origins.add(origin);
         return origin;
@@ -92,7 +92,7 @@ class UpstreamTlsTest extends DataPlaneTestSupport {
     @Test
     void aCaBundleReplacesTheDefaultTrustSoAnotherCaIsRefused() {
         TlsOrigin origin = tlsOrigin(LOOPBACK);
-        String otherCa = TestPki.authority("Some other CA").caPem();
+        String otherCa = OpensslPki.authority("Some other CA").caPem();
         vhost(vhostWithTls("other-ca", origin.url(), new JsonObject().put("caBundle", otherCa)));
 
         assertTlsError(client().get("other-ca.test", "/"));
@@ -221,7 +221,7 @@ class UpstreamTlsTest extends DataPlaneTestSupport {
         ProxyClient client = new ProxyClient(dataPlane.port(), "127.0.0.1", null, 1);
         try {
             assertEquals(200, client.get("rotate.test", "/").status());
-            String otherCa = TestPki.authority("Rotated-to CA").caPem();
+            String otherCa = OpensslPki.authority("Rotated-to CA").caPem();
             Api.given().body(vhostWithTls("rotate", origin.url(), new JsonObject().put("caBundle", otherCa)).encode())
                     .put("/api/v1/vhosts/" + id).then().statusCode(200);
             assertTlsError(client.get("rotate.test", "/"));

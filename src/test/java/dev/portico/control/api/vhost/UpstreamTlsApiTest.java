@@ -2,7 +2,7 @@ package dev.portico.control.api.vhost;
 
 import dev.portico.testing.Api;
 import dev.portico.testing.PostgresResource;
-import dev.portico.testing.TestPki;
+import dev.portico.testing.OpensslPki;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
@@ -35,8 +35,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @QuarkusTestResource(value = PostgresResource.class, restrictToAnnotatedClass = false)
 class UpstreamTlsApiTest {
 
-    private static final String CA = TestPki.authority("API test CA").caPem();
-    private static final String OTHER_CA = TestPki.authority("API test CA 2").caPem();
+    private static final String CA = OpensslPki.authority("API test CA").caPem();
+    private static final String OTHER_CA = OpensslPki.authority("API test CA 2").caPem();
 
     @AfterEach
     void removeAllVhosts() {

@@ -5,7 +5,7 @@ import dev.portico.proxy.core.outcome.ProxyError;
 import dev.portico.proxy.upstream.balance.UpstreamHealth;
 import dev.portico.proxy.upstream.balance.UpstreamTarget;
 import dev.portico.proxy.upstream.balance.UpstreamTls;
-import dev.portico.testing.TestPki;
+import dev.portico.testing.OpensslPki;
 import dev.portico.testing.TestVertx;
 import dev.portico.testing.TlsOrigin;
 import dev.portico.vhost.UpstreamSpec;
@@ -31,10 +31,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class UpstreamClientCertificateTest {
 
-    private static final TestPki SERVER_PKI = TestPki.authority("Origin CA");
-    private static final TestPki CLIENT_PKI = TestPki.authority("Client CA");
-    private static final TestPki.Issued SERVER = SERVER_PKI.server("IP:127.0.0.1");
-    private static final TestPki.Issued CLIENT = CLIENT_PKI.client("portico.client.test");
+    private static final OpensslPki SERVER_PKI = OpensslPki.authority("Origin CA");
+    private static final OpensslPki CLIENT_PKI = OpensslPki.authority("Client CA");
+    private static final OpensslPki.Issued SERVER = SERVER_PKI.server("IP:127.0.0.1");
+    private static final OpensslPki.Issued CLIENT = CLIENT_PKI.client("portico.client.test");
 
     private TlsOrigin origin;
     private Context loop;

@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * A throw-away certificate authority made by the openssl command at test time (no private key is committed), and
  * the server and client certificates it issues. ECDSA P-256 throughout: quick to make.
  */
-public final class TestPki {
+public final class OpensslPki {
 
     /** A certificate and its key, as PEM text and parsed. */
     public record Issued(String certificatePem, String keyPem) {
@@ -50,19 +50,19 @@ public final class TestPki {
     private final String name;
     private final Issued ca;
 
-    private TestPki(String name, Issued ca) {
+    private OpensslPki(String name, Issued ca) {
         this.name = name;
         this.ca = ca;
     }
 
     /** A new self-signed CA named {@code name}. */
-    public static TestPki authority(String name) {
+    public static OpensslPki authority(String name) {
         Issued ca = openssl(dir -> List.of("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
                 "-nodes", "-keyout", dir.resolve("key.pem").toString(), "-out", dir.resolve("cert.pem").toString(),
                 "-days", "2", "-subj", "/CN=" + name,
                 "-addext", "basicConstraints=critical,CA:TRUE",
                 "-addext", "keyUsage=critical,keyCertSign,cRLSign"));
-        return new TestPki(name, ca);
+        return new OpensslPki(name, ca);
     }
 
     /** The CA certificate as PEM: what {@code tls.caBundle} takes. */
