@@ -2,13 +2,23 @@ package dev.portico.vhost;
 
 /**
  * One origin server of a vhost: where to connect, the path prefix to put in front of every forwarded path,
- * and its share of the traffic.
+ * its share of the traffic and, for {@code https://}, how its certificate is checked.
  *
- * @param basePath empty, or a path starting with {@code /} and without a trailing slash
+ * @param tls         whether the URL is {@code https://}
+ * @param basePath    empty, or a path starting with {@code /} and without a trailing slash
+ * @param tlsSettings the TLS client settings; {@link UpstreamTlsSpec#DEFAULT} for {@code http://} upstreams
  */
-public record UpstreamSpec(String url, boolean tls, String host, int port, String basePath, int weight) {
+public record UpstreamSpec(String url, boolean tls, String host, int port, String basePath, int weight,
+                           UpstreamTlsSpec tlsSettings) {
 
-    /** {@code scheme://host:port}: upstreams with the same origin share connection pools and health state. */
+    public UpstreamSpec {
+        tlsSettings = tlsSettings == null ? UpstreamTlsSpec.DEFAULT : tlsSettings;
+    }
+
+    /**
+     * {@code scheme://host:port}: upstreams with the same origin share health state, and connection pools when their
+     * TLS settings are the same too.
+     */
     public String origin() {
         return (tls ? "https://" : "http://") + (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
     }

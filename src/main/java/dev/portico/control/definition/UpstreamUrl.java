@@ -1,6 +1,7 @@
 package dev.portico.control.definition;
 
 import dev.portico.vhost.UpstreamSpec;
+import dev.portico.vhost.UpstreamTlsSpec;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -12,8 +13,11 @@ final class UpstreamUrl {
     private UpstreamUrl() {
     }
 
-    /** @throws IllegalArgumentException with a reason fit for an API error */
-    static UpstreamSpec parse(String url, int weight) {
+    /**
+     * @param tlsSettings the upstream's checked TLS settings (null for the defaults)
+     * @throws IllegalArgumentException with a reason fit for an API error
+     */
+    static UpstreamSpec parse(String url, int weight, UpstreamTlsSpec tlsSettings) {
         URI uri;
         try {
             uri = new URI(url.trim());
@@ -46,6 +50,7 @@ final class UpstreamUrl {
         while (path.endsWith("/")) {
             path = path.substring(0, path.length() - 1);
         }
-        return new UpstreamSpec(url.trim(), tls, host.toLowerCase(Locale.ROOT), port, path, weight);
+        return new UpstreamSpec(url.trim(), tls, host.toLowerCase(Locale.ROOT), port, path, weight,
+                tlsSettings);
     }
 }

@@ -105,7 +105,27 @@ public record VhostDefinition(
                     example = "http://10.0.0.5:8080/api", required = true)
             String url,
             @Schema(description = "Relative share of requests, 1-100", defaultValue = "1")
-            Integer weight) {
+            Integer weight,
+            @Schema(description = "How an https:// upstream's certificate is checked; only for https:// URLs. Null or "
+                    + "left out: the JVM's trust store and the URL's host")
+            UpstreamTlsDefinition tls) {
+
+        /** The TLS client settings of one https:// upstream. */
+        @Schema(name = "UpstreamTls")
+        public record UpstreamTlsDefinition(
+                @Schema(description = "PEM text of one or more CA certificates trusted for this upstream instead of "
+                        + "the JVM's trust store (like nginx proxy_ssl_trusted_certificate); null for the JVM's",
+                        example = "-----BEGIN CERTIFICATE-----\nMIIB...\n-----END CERTIFICATE-----\n")
+                String caBundle,
+                @Schema(description = "Check the upstream's certificate chain and host name. false trusts any "
+                        + "certificate (no caBundle then) and is logged as a warning every time the configuration "
+                        + "is loaded", defaultValue = "true")
+                Boolean verify,
+                @Schema(description = "Host name sent in SNI and checked against the certificate, instead of the "
+                        + "URL's host (like nginx proxy_ssl_name); null for the URL's host",
+                        example = "api.internal.example")
+                String serverName) {
+        }
     }
 
     /** Access-log settings of one vhost. */

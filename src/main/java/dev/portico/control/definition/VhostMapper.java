@@ -52,7 +52,7 @@ public final class VhostMapper {
 
     public static VhostSpec toSpec(UUID id, long version, VhostDefinition d) {
         List<UpstreamSpec> upstreams = d.upstreams() == null ? List.of() : d.upstreams().stream()
-                .map(u -> UpstreamUrl.parse(u.url(), u.weight()))
+                .map(u -> UpstreamUrl.parse(u.url(), u.weight(), UpstreamTlsCheck.toSpec(u.tls())))
                 .toList();
         return new VhostSpec(id, d.name(), version, d.hostnames(), d.enabled(), d.preserveHost(), upstreams,
                 DurationText.parse(d.connectTimeout()), DurationText.parse(d.readTimeout()), d.securityHeaders(),

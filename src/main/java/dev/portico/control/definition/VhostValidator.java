@@ -201,8 +201,9 @@ public final class VhostValidator {
                 continue;
             }
             try {
-                UpstreamUrl.parse(upstream.url(), weight);
-                out.add(new UpstreamDefinition(upstream.url().trim(), weight));
+                boolean https = UpstreamUrl.parse(upstream.url(), weight, null).tls();
+                out.add(new UpstreamDefinition(upstream.url().trim(), weight,
+                        UpstreamTlsCheck.normalise(field + ".tls", upstream.tls(), https, errors)));
             } catch (IllegalArgumentException e) {
                 error(field + ".url", e.getMessage());
             }

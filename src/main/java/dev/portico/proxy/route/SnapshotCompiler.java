@@ -20,7 +20,6 @@ import dev.portico.proxy.upstream.balance.UpstreamTarget;
 import dev.portico.vhost.CompileException;
 import dev.portico.vhost.UpstreamSpec;
 import dev.portico.vhost.VhostSpec;
-import io.vertx.core.net.SocketAddress;
 import jakarta.inject.Singleton;
 
 import java.util.UUID;
@@ -198,10 +197,13 @@ public class SnapshotCompiler {
             UpstreamHealth upstreamHealth = bind
                     ? health.computeIfAbsent(upstream.origin(), o -> new UpstreamHealth(maxFails, failTimeoutNanos))
                     : new UpstreamHealth(maxFails, failTimeoutNanos);
-            String poolKey = upstream.origin() + "|" + connectTimeout;
-            poolKeys.add(poolKey);
-            targets.add(new UpstreamTarget(targets.size(), upstream,
-                    SocketAddress.inetSocketAddress(upstream.port(), upstream.host()), poolKey, upstreamHealth));
+            // No client certificate until tls.clientCertificate names one from the certificate store.
+            UpstreamTarget target = UpstreamTarget.of(targets.size(), upstream, connectTimeout, upstreamHealth, null);
+            if (bind) {
+                target.tls().warnIfUnverified(spec.name(), upstream);
+            }
+            poolKeys.add(target.poolKey());
+            targets.add(target);
         }
         UpstreamSelector<?> selector = UpstreamGroup.roundRobin(targets);
         // The loops' cursors carry over while the upstreams and their weights stay the same.

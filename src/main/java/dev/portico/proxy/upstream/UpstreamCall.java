@@ -84,6 +84,8 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         exchange.upstream().started(next.spec().origin());
         RequestOptions options = new RequestOptions()
                 .setServer(next.server())
+                // Null but for an upstream with tls.serverName: the name its pool sends in SNI and verifies.
+                .setHost(next.tls().serverName())
                 .setMethod(exchange.request().method())
                 .setURI(next.uriFor(exchange.target().pathAndQuery()));
         // No per-request connect timeout (a timer per request): the pool's TCP connect timeout is the vhost's.

@@ -31,6 +31,11 @@ public enum LocalReason {
     LOOP_DETECTED(508, "loop_detected", "Loop Detected"),
     NO_HEALTHY_UPSTREAM(503, "no_healthy_upstream", "Service Unavailable"),
     UPSTREAM_CONNECT_FAILURE(502, "upstream_connect_failure", "Bad Gateway"),
+    /**
+     * The TLS handshake with an {@code https://} upstream failed: its certificate is not trusted or does not name the
+     * host (or {@code tls.serverName}), it refused Portico's client certificate, or no protocol or cipher is shared.
+     */
+    UPSTREAM_TLS_ERROR(502, "upstream_tls_error", "Bad Gateway"),
     UPSTREAM_CONNECT_TIMEOUT(504, "upstream_connect_timeout", "Gateway Timeout"),
     UPSTREAM_RESPONSE_TIMEOUT(504, "upstream_response_timeout", "Gateway Timeout"),
     UPSTREAM_PROTOCOL_ERROR(502, "upstream_protocol_error", "Bad Gateway"),

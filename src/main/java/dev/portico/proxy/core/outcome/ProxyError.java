@@ -3,6 +3,7 @@ package dev.portico.proxy.core.outcome;
 import io.netty.channel.ConnectTimeoutException;
 import io.vertx.core.http.StreamResetException;
 
+import javax.net.ssl.SSLException;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -22,8 +23,23 @@ public record ProxyError(LocalReason reason, Source source, boolean retryable, S
             return new ProxyError(LocalReason.UPSTREAM_CONNECT_TIMEOUT, Source.UPSTREAM, true,
                     "The upstream did not accept a connection in time");
         }
+        if (isTlsFailure(cause)) {
+            // Retryable as nginx and Envoy treat it: nothing was sent, and another upstream may be set up right.
+            return new ProxyError(LocalReason.UPSTREAM_TLS_ERROR, Source.UPSTREAM, true,
+                    "The TLS handshake with the upstream failed");
+        }
         return new ProxyError(LocalReason.UPSTREAM_CONNECT_FAILURE, Source.UPSTREAM, true,
                 "The upstream could not be connected to");
+    }
+
+    /** A handshake failure, however Netty and Vert.x wrapped it (a DecoderException around an SSLException). */
+    static boolean isTlsFailure(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SSLException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The request went out but no usable response head came back: not retried, the request may have had effects. */
@@ -31,6 +47,12 @@ public record ProxyError(LocalReason reason, Source source, boolean retryable, S
         if (isTimeout(cause)) {
             return new ProxyError(LocalReason.UPSTREAM_RESPONSE_TIMEOUT, Source.UPSTREAM, false,
                     "The upstream did not respond in time");
+        }
+        if (isTlsFailure(cause)) {
+            // TLS 1.3: the client's handshake is done before the server has checked its certificate, so an origin
+            // refusing it answers the request with an alert.
+            return new ProxyError(LocalReason.UPSTREAM_TLS_ERROR, Source.UPSTREAM, false,
+                    "The TLS handshake with the upstream failed");
         }
         return new ProxyError(LocalReason.UPSTREAM_PROTOCOL_ERROR, Source.UPSTREAM, false,
                 "The upstream closed the connection or sent an invalid response");

@@ -7,10 +7,27 @@ import io.vertx.core.net.SocketAddress;
  * One upstream of a compiled vhost, with what the hot path needs precomputed.
  *
  * @param index position in its group (below 64, used as a bit in a per-request "tried" mask)
- * @param poolKey the per-event-loop connection pool to use: same origin and connect timeout share one
+ * @param poolKey the per-event-loop connection pool to use: same origin, connect timeout and TLS settings share one
+ * @param tls the TLS client settings, {@link UpstreamTls#DEFAULT} for {@code http://} upstreams
  */
 public record UpstreamTarget(int index, UpstreamSpec spec, SocketAddress server, String poolKey,
-                             UpstreamHealth health) {
+                             UpstreamHealth health, UpstreamTls tls) {
+
+    /**
+     * The target for {@code spec}, at position {@code index} of its group.
+     *
+     * @param clientCertificate what the upstream presents when an origin asks for a client certificate; null for
+     *                          none (the seam for {@code tls.clientCertificate}, resolved from the certificate store)
+     */
+    public static UpstreamTarget of(int index, UpstreamSpec spec, int connectTimeoutMillis, UpstreamHealth health,
+                                    UpstreamTls.ClientCertificate clientCertificate) {
+        UpstreamTls tls = spec.tlsSettings().isDefault() && clientCertificate == null
+                ? UpstreamTls.DEFAULT
+                : new UpstreamTls(spec.tlsSettings(), clientCertificate);
+        String poolKey = spec.origin() + "|" + connectTimeoutMillis + tls.poolKeySuffix();
+        return new UpstreamTarget(index, spec, SocketAddress.inetSocketAddress(spec.port(), spec.host()), poolKey,
+                health, tls);
+    }
 
     /** The request target sent to this upstream: its base path, then the client's path and query. */
     public String uriFor(String pathAndQuery) {

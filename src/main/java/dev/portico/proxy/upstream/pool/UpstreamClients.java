@@ -4,11 +4,16 @@ import dev.portico.proxy.core.LoopState;
 import dev.portico.proxy.core.ReadDeadlines;
 import dev.portico.proxy.core.Slot;
 import dev.portico.proxy.upstream.balance.UpstreamTarget;
+import dev.portico.proxy.upstream.balance.UpstreamTls;
+import dev.portico.vhost.UpstreamTlsSpec;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpVersion;
+import io.vertx.core.net.KeyCertOptions;
+import io.vertx.core.net.PemTrustOptions;
 
 import java.util.HashMap;
 import java.util.Iterator;
@@ -16,7 +21,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The keep-alive connection pools of one event loop, one per upstream origin and connect timeout. Created on the
+ * The keep-alive connection pools of one event loop, one per upstream origin, connect timeout and TLS settings. Created on the
  * loop's thread, so every connection lives on that loop and a request never hops threads. Owned by one event
  * loop: not thread-safe.
  */
@@ -116,9 +121,36 @@ public final class UpstreamClients {
                 .setShared(false)
                 .setName("portico-upstream");
         if (target.spec().tls()) {
-            options.setSsl(true).setVerifyHost(true).setUseAlpn(false);
+            options.setSsl(true).setUseAlpn(false);
+            configureTls(options, target.tls());
         }
         return options;
+    }
+
+    /**
+     * The pool's TLS client: trust, host-name check, SNI and client certificate. Safe to set per pool because the
+     * pool key carries every TLS setting ({@link UpstreamTls#poolKeySuffix()}).
+     */
+    private static void configureTls(HttpClientOptions options, UpstreamTls tls) {
+        UpstreamTlsSpec settings = tls.settings();
+        if (tls.trustsAnyCertificate()) {
+            options.setTrustAll(true).setVerifyHost(false);
+        } else {
+            options.setVerifyHost(true);
+            if (settings.caBundle() != null) {
+                // Replaces the JVM's trust store for this pool: only the bundle's certificates are trusted.
+                options.setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(settings.caBundle())));
+            }
+        }
+        if (settings.serverName() != null) {
+            // Requests name the server as their host (RequestOptions.setHost) while connecting to the URL's address;
+            // forceSni makes Vert.x put that name in SNI even when it has no dot, which the JDK would leave out.
+            // The host-name check uses the same name.
+            options.setForceSni(true);
+        }
+        if (tls.clientCertificate() != null) {
+            options.setKeyCertOptions(KeyCertOptions.wrap(new ClientCertificateKeyManager(tls.clientCertificate())));
+        }
     }
 
     /** One pool and the number of requests using it on this loop. */
