@@ -6,6 +6,7 @@ import dev.portico.vhost.UpstreamTlsSpec;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.UUID;
 
 /**
  * Checks and normalises an upstream's {@code tls} object, and turns the stored form into an {@link UpstreamTlsSpec}.
@@ -32,6 +33,7 @@ final class UpstreamTlsCheck {
             refusedOnCleartext(field + ".caBundle", in.caBundle(), errors);
             refusedOnCleartext(field + ".verify", in.verify(), errors);
             refusedOnCleartext(field + ".serverName", in.serverName(), errors);
+            refusedOnCleartext(field + ".clientCertificate", in.clientCertificate(), errors);
             if (errors.size() == before) {
                 errors.add(new FieldError(field, "is only for https:// upstreams"));
             }
@@ -51,7 +53,8 @@ final class UpstreamTlsCheck {
                 }
             }
         }
-        return new UpstreamTlsDefinition(caBundle, verify, serverName(field + ".serverName", in.serverName(), errors));
+        return new UpstreamTlsDefinition(caBundle, verify, serverName(field + ".serverName", in.serverName(), errors),
+                clientCertificate(field + ".clientCertificate", in.clientCertificate(), errors));
     }
 
     /** The settings of a stored, normalised upstream; the defaults when it has none. */
@@ -59,7 +62,25 @@ final class UpstreamTlsCheck {
         if (d == null) {
             return UpstreamTlsSpec.DEFAULT;
         }
-        return new UpstreamTlsSpec(d.caBundle(), d.verify() == null || d.verify(), d.serverName());
+        return new UpstreamTlsSpec(d.caBundle(), d.verify() == null || d.verify(), d.serverName(),
+                d.clientCertificate() == null ? null : UUID.fromString(d.clientCertificate()));
+    }
+
+    /** A certificate id (whether it is stored is the vhost service's check), lower case. */
+    private static String clientCertificate(String field, String raw, List<FieldError> errors) {
+        if (raw == null) {
+            return null;
+        }
+        String id = raw.strip().toLowerCase(Locale.ROOT);
+        try {
+            if (UUID.fromString(id).toString().equals(id)) {
+                return id;
+            }
+        } catch (IllegalArgumentException e) {
+            // reported below
+        }
+        errors.add(new FieldError(field, "must be the id of an uploaded certificate (a UUID)"));
+        return raw;
     }
 
     private static void refusedOnCleartext(String field, Object value, List<FieldError> errors) {

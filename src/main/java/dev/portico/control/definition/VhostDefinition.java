@@ -124,7 +124,11 @@ public record VhostDefinition(
                 @Schema(description = "Host name sent in SNI and checked against the certificate, instead of the "
                         + "URL's host (like nginx proxy_ssl_name); null for the URL's host",
                         example = "api.internal.example")
-                String serverName) {
+                String serverName,
+                @Schema(description = "Id of an uploaded certificate (POST /api/v1/certificates) presented to the "
+                        + "upstream when it asks for a client certificate (mutual TLS); null for none",
+                        example = "3f0c8a52-8d4e-4c55-9a51-8f3d0f1a2b3c")
+                String clientCertificate) {
         }
     }
 

@@ -16,12 +16,19 @@ public class CertificateRepository implements PanacheRepositoryBase<CertificateE
         return list("order by notAfter, id");
     }
 
-    /** Vhost (id, name) pairs by the certificate id their {@code tls.certificate} names. */
+    /**
+     * Vhost (id, name) pairs by the certificate id they name: as their own {@code tls.certificate}, or as an
+     * upstream's {@code tls.clientCertificate}.
+     */
     @SuppressWarnings("unchecked")
     public Map<UUID, List<Object[]>> usersByCertificate() {
         List<Object[]> rows = getEntityManager().createNativeQuery("""
-                        select definition -> 'tls' ->> 'certificate', cast(id as text), name from vhost
-                        where definition -> 'tls' ->> 'certificate' is not null order by lower(name)""")
+                        select refs.certificate, cast(v.id as text), v.name from vhost v, lateral (
+                            select v.definition -> 'tls' ->> 'certificate' as certificate
+                            union
+                            select u -> 'tls' ->> 'clientCertificate'
+                            from jsonb_array_elements(coalesce(v.definition -> 'upstreams', '[]'::jsonb)) u) refs
+                        where refs.certificate is not null order by lower(v.name)""")
                 .getResultList();
         Map<UUID, List<Object[]>> users = new HashMap<>();
         for (Object[] row : rows) {

@@ -17,6 +17,7 @@ import dev.portico.proxy.upstream.balance.UpstreamGroup;
 import dev.portico.proxy.upstream.balance.UpstreamHealth;
 import dev.portico.proxy.upstream.balance.UpstreamSelector;
 import dev.portico.proxy.upstream.balance.UpstreamTarget;
+import dev.portico.proxy.upstream.balance.UpstreamTls;
 import dev.portico.vhost.CompileException;
 import dev.portico.vhost.UpstreamSpec;
 import dev.portico.vhost.VhostSpec;
@@ -152,7 +153,7 @@ public class SnapshotCompiler {
         Set<String> poolKeys = new HashSet<>();
         Map<String, String> owners = new LinkedHashMap<>();
         for (VhostSpec spec : specs) {
-            CompiledVhost vhost = compileVhost(spec, stores, poolKeys);
+            CompiledVhost vhost = compileVhost(spec, stores, poolKeys, certificates);
             for (String hostname : spec.hostnames()) {
                 String owner = owners.putIfAbsent(hostname, spec.name());
                 if (owner != null) {
@@ -168,7 +169,7 @@ public class SnapshotCompiler {
     }
 
     private CompiledVhost compileVhost(VhostSpec spec, Map<UUID, ResponseStore> stores,
-                                       Set<String> poolKeys) {
+                                       Set<String> poolKeys, Map<String, TlsTable.Entry> certificates) {
         boolean bind = stores != null;
         boolean proxied = !spec.upstreams().isEmpty();
         // A dry run hands nothing over: its stages are never served.
@@ -178,7 +179,8 @@ public class SnapshotCompiler {
                     "must list 1 to " + UpstreamGroup.MAX_UPSTREAMS + " upstreams (or none, when static is set)");
         }
         int connectTimeout = (int) Math.min(Integer.MAX_VALUE, spec.connectTimeout().toMillis());
-        UpstreamGroup group = proxied ? group(spec, connectTimeout, bind, poolKeys, runtime) : null;
+        UpstreamGroup group = proxied ? group(spec, connectTimeout, bind, poolKeys, runtime, certificates)
+                : null;
 
         long maxRequestBody = spec.maxRequestBody() != null ? spec.maxRequestBody() : defaultMaxRequestBody;
         CompressionPolicy compression = spec.compression().enabled() ? new CompressionPolicy(spec.compression()) : null;
@@ -191,14 +193,14 @@ public class SnapshotCompiler {
     }
 
     private UpstreamGroup group(VhostSpec spec, int connectTimeout, boolean bind, Set<String> poolKeys,
-                                VhostRuntime runtime) {
+                                VhostRuntime runtime, Map<String, TlsTable.Entry> certificates) {
         List<UpstreamTarget> targets = new ArrayList<>(spec.upstreams().size());
         for (UpstreamSpec upstream : spec.upstreams()) {
             UpstreamHealth upstreamHealth = bind
                     ? health.computeIfAbsent(upstream.origin(), o -> new UpstreamHealth(maxFails, failTimeoutNanos))
                     : new UpstreamHealth(maxFails, failTimeoutNanos);
-            // No client certificate until tls.clientCertificate names one from the certificate store.
-            UpstreamTarget target = UpstreamTarget.of(targets.size(), upstream, connectTimeout, upstreamHealth, null);
+            UpstreamTarget target = UpstreamTarget.of(targets.size(), upstream, connectTimeout, upstreamHealth,
+                    clientCertificate(upstream, certificates));
             if (bind) {
                 target.tls().warnIfUnverified(spec.name(), upstream);
             }
@@ -210,6 +212,17 @@ public class SnapshotCompiler {
         UpstreamRuntime states = runtime.claim(UpstreamRuntime.KEY, selector.compatibility(),
                 () -> new UpstreamRuntime(eventLoops));
         return new UpstreamGroup(targets, selector, states);
+    }
+
+    /**
+     * The certificate an upstream presents when asked (mutual TLS), or null. One whose key could not be opened is
+     * left out: the upstream then refuses the handshake (502 upstream_tls_error) while everything else is served.
+     */
+    private static UpstreamTls.ClientCertificate clientCertificate(UpstreamSpec upstream,
+                                                                   Map<String, TlsTable.Entry> certificates) {
+        UUID id = upstream.tlsSettings().clientCertificate();
+        TlsTable.Entry entry = id == null ? null : certificates.get(id.toString());
+        return entry == null ? null : new UpstreamTls.ClientCertificate(entry.alias(), entry.chain(), entry.privateKey());
     }
 
     private ForwardStage forward(VhostSpec spec, UpstreamGroup group, int connectTimeout) {

@@ -175,6 +175,7 @@ public class VhostService {
      * they refuse. Its row is read for share: a concurrent deletion waits until this change commits, then sees it.
      */
     private void checkCertificate(VhostDefinition definition) {
+        checkClientCertificates(definition);
         if (definition.tls() == null || definition.tls().certificate() == null) {
             return;
         }
@@ -188,6 +189,22 @@ public class VhostService {
         if (!uncovered.isEmpty()) {
             throw ApiProblem.invalid("tls.certificate", "does not cover " + uncovered + ": it is valid for "
                     + certificate.names());
+        }
+    }
+
+    /** The certificates upstreams present (mutual TLS) must be stored; read for share, as above. */
+    private void checkClientCertificates(VhostDefinition definition) {
+        List<FieldError> missing = new ArrayList<>();
+        for (int i = 0; i < definition.upstreams().size(); i++) {
+            var tls = definition.upstreams().get(i).tls();
+            if (tls != null && tls.clientCertificate() != null && certificates.findById(
+                    UUID.fromString(tls.clientCertificate()), LockModeType.PESSIMISTIC_READ) == null) {
+                missing.add(new FieldError("upstreams[" + i + "].tls.clientCertificate",
+                        "names no stored certificate (see GET /api/v1/certificates)"));
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw ApiProblem.invalid(missing);
         }
     }
 

@@ -114,7 +114,7 @@ class UpstreamTlsApiTest {
                 invalid("empty serverName", "https://10.0.0.5", tls("serverName", ""), "upstreams[0].tls.serverName"),
                 invalid("verify of the wrong type", "https://10.0.0.5", tls("verify", "no"),
                         "upstreams[0].tls.verify"),
-                invalid("a field tls does not have", "https://10.0.0.5", tls("clientCertificate", "abc"),
+                invalid("a client certificate that is no id", "https://10.0.0.5", tls("clientCertificate", "abc"),
                         "upstreams[0].tls.clientCertificate"));
     }
 
