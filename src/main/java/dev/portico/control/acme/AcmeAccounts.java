@@ -8,13 +8,8 @@ import org.shredzone.acme4j.AccountBuilder;
 import org.shredzone.acme4j.Login;
 import org.shredzone.acme4j.Session;
 import org.shredzone.acme4j.exception.AcmeException;
-import org.shredzone.acme4j.util.KeyPairUtils;
 
 import javax.sql.DataSource;
-import java.io.IOException;
-import java.io.StringReader;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.net.MalformedURLException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -96,22 +91,15 @@ public class AcmeAccounts {
                 }
                 byte[] pem = box.open(row.getBytes(2), context(directoryUrl));
                 return Optional.of(new StoredAccount(row.getString(1),
-                        KeyPairUtils.readKeyPair(new StringReader(new String(pem, StandardCharsets.UTF_8)))));
+                        PemText.readEcKeyPair(new String(pem, StandardCharsets.US_ASCII))));
             }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the ACME account: " + e.getMessage(), e);
-        } catch (IOException e) {
-            throw new UncheckedIOException("the stored ACME account key is not a PEM key pair", e);
         }
     }
 
     private boolean insert(AcmeDirectory directory, String accountUrl, KeyPair keyPair, SecretBox box) {
-        StringWriter pem = new StringWriter();
-        try {
-            KeyPairUtils.writeKeyPair(keyPair, pem);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        String pem = PemText.ecKeyPair(keyPair);
         try (Connection connection = dataSource.getConnection();
              PreparedStatement insert = connection.prepareStatement(
                      "insert into acme_account (directory_url, account_url, email, key_ciphertext) "
@@ -119,7 +107,7 @@ public class AcmeAccounts {
             insert.setString(1, directory.url());
             insert.setString(2, accountUrl);
             insert.setString(3, directory.email().orElse(null));
-            insert.setBytes(4, box.seal(pem.toString().getBytes(StandardCharsets.UTF_8), context(directory.url())));
+            insert.setBytes(4, box.seal(pem.getBytes(StandardCharsets.US_ASCII), context(directory.url())));
             return insert.executeUpdate() == 1;
         } catch (SQLException e) {
             throw new IllegalStateException("cannot store the ACME account: " + e.getMessage(), e);
