@@ -5,6 +5,7 @@ import org.shredzone.acme4j.provider.GenericAcmeProvider;
 
 import javax.net.ssl.SSLContext;
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.Optional;
 
 /**
@@ -41,6 +42,11 @@ public record AcmeDirectory(String url, Optional<SSLContext> trust, Optional<Str
                                 "portico.acme.eab-kid is set but portico.acme.eab-hmac-key is not"))));
         return new AcmeDirectory(settings.directoryUrl(), settings.caBundle().map(TrustedAcmeProvider::trusting),
                 settings.email().filter(email -> !email.isBlank()), binding);
+    }
+
+    /** What to trust for a directory whose HTTPS certificate is issued by the CA certificates in PEM {@code bundle}. */
+    public static SSLContext trusting(Path bundle) {
+        return TrustedAcmeProvider.trusting(bundle);
     }
 
     /** A new acme4j session with the directory (it fetches the directory lazily, on first use). */

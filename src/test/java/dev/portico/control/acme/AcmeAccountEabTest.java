@@ -88,7 +88,7 @@ class AcmeAccountEabTest {
     }
 
     private AcmeDirectory directory(Optional<AcmeDirectory.ExternalAccountBinding> binding) {
-        return new AcmeDirectory(pebble.directoryUrl(), Optional.of(TrustedAcmeProvider.trusting(pebble.caBundle())),
+        return new AcmeDirectory(pebble.directoryUrl(), Optional.of(AcmeDirectory.trusting(pebble.caBundle())),
                 Optional.of("ops@acme.test"), binding);
     }
 

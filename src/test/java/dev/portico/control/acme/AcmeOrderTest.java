@@ -67,7 +67,7 @@ class AcmeOrderTest {
         responder = new ChallengeResponder(httpPort, challenges);
         pebble = Pebble.start(httpPort, Pebble.freePort(), Map.of());
         login = accounts.login(new AcmeDirectory(pebble.directoryUrl(),
-                Optional.of(TrustedAcmeProvider.trusting(pebble.caBundle())), Optional.empty(), Optional.empty()));
+                Optional.of(AcmeDirectory.trusting(pebble.caBundle())), Optional.empty(), Optional.empty()));
     }
 
     @AfterAll
