@@ -35,7 +35,7 @@ public class SecretKeySource {
     public static final int STARTUP_PRIORITY = 20;
 
     /** Tables whose rows hold sealed secrets: with any row in them, the key can no longer change. */
-    static final List<String> SEALED_TABLES = List.of("certificate");
+    static final List<String> SEALED_TABLES = List.of("certificate", "acme_account");
 
     private static final Logger LOG = Logger.getLogger(SecretKeySource.class);
 
