@@ -83,13 +83,23 @@ class ListenerTest {
     }
 
     @Test
-    void theDataPlaneRunsNoTlsListenerUntilATlsPortIsSet() {
-        List<Listener> listeners = Listener.of(dataPlaneSettings(Map.of()), () -> {
+    void theDataPlaneRunsNoTlsListenerWhenTheTlsPortIsOff() {
+        List<Listener> listeners = Listener.of(dataPlaneSettings(Map.of("portico.dataplane.tls-port", "-1")), () -> {
             throw new AssertionError("the TLS engine is not resolved without a TLS listener");
         });
 
         assertEquals(List.of("http"), listeners.stream().map(Listener::name).toList());
         assertNull(listeners.get(0).tls());
+    }
+
+    @Test
+    void byDefaultHttpsListensOn8443BesideHttpOn8080() {
+        TlsTermination tls = TlsTermination.fixed(TlsTable.EMPTY, TlsEngine.JDK, CipherProfile.INTERMEDIATE,
+                Duration.ofSeconds(10));
+
+        List<Listener> listeners = Listener.of(dataPlaneSettings(Map.of()), () -> tls);
+
+        assertEquals(List.of(8080, 8443), listeners.stream().map(Listener::port).toList());
     }
 
     @Test

@@ -55,7 +55,7 @@ class UpstreamClientCertificateTest {
 
     private UpstreamTarget target(UpstreamTls.ClientCertificate certificate) {
         UpstreamSpec spec = new UpstreamSpec(origin.url(), true, "127.0.0.1", origin.port(), "", 1,
-                new UpstreamTlsSpec(SERVER_PKI.caPem(), true, null));
+                new UpstreamTlsSpec(SERVER_PKI.caPem(), true, null, null));
         return UpstreamTarget.of(0, spec, 5_000, new UpstreamHealth(1, 10_000_000_000L), certificate);
     }
 
