@@ -50,4 +50,11 @@ public interface AcmeSettings {
      */
     @WithDefault("60s")
     Duration leaseTtl();
+
+    /**
+     * How often each replica looks for due certificates (and the holder renews its lease): a new ACME vhost gets
+     * its first order within this. At most a third of {@link #leaseTtl()}.
+     */
+    @WithDefault("15s")
+    Duration checkInterval();
 }

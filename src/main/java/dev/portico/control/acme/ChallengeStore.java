@@ -2,6 +2,8 @@ package dev.portico.control.acme;
 
 import jakarta.inject.Singleton;
 
+import dev.portico.control.store.AcmeSnapshotSource;
+
 import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -22,7 +24,7 @@ import java.util.Optional;
  * one up for a replica whose snapshot does not have it yet (a late NOTIFY).
  */
 @Singleton
-public class ChallengeStore implements ChallengePublisher {
+public class ChallengeStore implements ChallengePublisher, AcmeSnapshotSource {
 
     /**
      * How long a published token stays answerable if it is never withdrawn (the ordering replica died): a CA
@@ -34,6 +36,11 @@ public class ChallengeStore implements ChallengePublisher {
 
     public ChallengeStore(DataSource dataSource) {
         this.dataSource = dataSource;
+    }
+
+    @Override
+    public Map<String, String> liveChallenges() {
+        return live();
     }
 
     @Override

@@ -25,7 +25,7 @@ final class TlsSettingsCheck {
     }
 
     /** The block with defaults filled in; problems are added to {@code errors} under {@code tls.*}. */
-    static TlsDefinition normalise(TlsDefinition in, List<FieldError> errors) {
+    static TlsDefinition normalise(TlsDefinition in, List<String> hostnames, List<FieldError> errors) {
         if (in == null) {
             return DEFAULT;
         }
@@ -34,9 +34,8 @@ final class TlsSettingsCheck {
             errors.add(new FieldError("tls.certificate", "must be the id of an uploaded certificate (a UUID)"));
         }
         boolean acme = in.acme() != null && in.acme();
-        if (acme) {
-            errors.add(new FieldError("tls.acme", "automatic certificates are not available in this version yet: "
-                    + "upload one (POST /api/v1/certificates) and name it in tls.certificate"));
+        if (acme && hostnames != null) {
+            acmeNames(hostnames, errors);
         }
         if (acme && certificate != null) {
             errors.add(new FieldError("tls.acme", "cannot be true together with tls.certificate: name a certificate "
@@ -53,6 +52,27 @@ final class TlsSettingsCheck {
             errors.add(new FieldError("tls.hsts", "needs tls.certificate or tls.acme"));
         }
         return new TlsDefinition(certificate, acme, redirect, hsts);
+    }
+
+    /**
+     * ACME validates names with HTTP-01, which proves control of one exact DNS name: a wildcard needs DNS-01 and an
+     * IP address is not a name Let's Encrypt issues for.
+     */
+    private static void acmeNames(List<String> hostnames, List<FieldError> errors) {
+        for (String hostname : hostnames) {
+            if (hostname == null) {
+                continue;
+            }
+            if (hostname.startsWith("*.")) {
+                errors.add(new FieldError("tls.acme", "cannot obtain a certificate for '" + hostname + "': HTTP-01 "
+                        + "validation proves exact names only (a wildcard needs DNS-01); upload a wildcard certificate "
+                        + "instead"));
+            } else if (hostname.indexOf('.') < 0 || io.netty.util.NetUtil.isValidIpV4Address(hostname)
+                    || io.netty.util.NetUtil.isValidIpV6Address(hostname)) {
+                errors.add(new FieldError("tls.acme", "cannot obtain a certificate for '" + hostname + "': a public "
+                        + "CA issues for DNS names with a dot, not for addresses or single labels"));
+            }
+        }
     }
 
     private static HstsDefinition hsts(HstsDefinition in, List<FieldError> errors) {

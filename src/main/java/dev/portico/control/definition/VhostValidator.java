@@ -62,7 +62,7 @@ public final class VhostValidator {
         VhostDefinition.CacheDefinition cache = CacheSettingsCheck.normalise(in.cache(), v.errors);
         VhostDefinition.CompressionDefinition compression = CompressionSettingsCheck.normalise(in.compression(),
                 v.errors);
-        VhostDefinition.TlsDefinition tls = TlsSettingsCheck.normalise(in.tls(), v.errors);
+        VhostDefinition.TlsDefinition tls = TlsSettingsCheck.normalise(in.tls(), in.hostnames(), v.errors);
         List<UpstreamDefinition> upstreams = v.upstreams(in.upstreams(), in.staticFiles() != null);
         if ((in.upstreams() == null || in.upstreams().isEmpty()) && cache.enabled()) {
             v.error("cache.enabled", "needs upstreams: the cache stores what they answer");

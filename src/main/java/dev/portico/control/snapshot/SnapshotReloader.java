@@ -92,7 +92,7 @@ public class SnapshotReloader {
             }
             RoutingSnapshot snapshot;
             try {
-                snapshot = compiler.compile(loaded.version(), loaded.vhosts(), loaded.certificates());
+                snapshot = compiler.compile(loaded.version(), loaded.vhosts(), loaded.tls());
             } catch (RuntimeException e) {
                 fail(e instanceof CompileException ? e.getMessage() : "compiling failed: " + rootMessage(e));
                 return false;

@@ -1,10 +1,9 @@
 package dev.portico.control.snapshot;
 
-import dev.portico.proxy.route.TlsTable;
+import dev.portico.proxy.route.TlsMaterial;
 import dev.portico.vhost.VhostSpec;
 
 import java.util.List;
-import java.util.Map;
 
 /**
  * Where snapshots come from: the stored vhosts, the certificates, and the configuration version they belong to.
@@ -21,14 +20,10 @@ public interface VhostSource {
     /**
      * A consistent read of the configuration.
      *
-     * @param certificates every stored certificate whose key could be opened, by certificate id
+     * @param tls                every stored certificate whose key could be opened, the ACME vhosts' certificates and
+     *                           the live ACME challenges
      * @param certificateProblem why some certificates could not be opened (no or the wrong secret key), or null
      */
-    record Loaded(long version, List<VhostSpec> vhosts, Map<String, TlsTable.Entry> certificates,
-                  String certificateProblem) {
-
-        public Loaded {
-            certificates = Map.copyOf(certificates);
-        }
+    record Loaded(long version, List<VhostSpec> vhosts, TlsMaterial tls, String certificateProblem) {
     }
 }

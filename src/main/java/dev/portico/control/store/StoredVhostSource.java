@@ -4,6 +4,7 @@ import dev.portico.control.secrets.SecretBox;
 import dev.portico.control.secrets.SecretKeySource;
 import dev.portico.control.secrets.SecretUnreadableException;
 import dev.portico.control.snapshot.VhostSource;
+import dev.portico.proxy.route.TlsMaterial;
 import dev.portico.proxy.route.TlsTable;
 import dev.portico.vhost.CompileException;
 import dev.portico.vhost.VhostSpec;
@@ -15,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 
 /** Reads the routing configuration and the certificates out of PostgreSQL for the snapshot reloader. */
 @ApplicationScoped
@@ -23,13 +25,16 @@ public class StoredVhostSource implements VhostSource {
     private final VhostRepository repository;
     private final CertificateRepository certificates;
     private final SecretKeySource secrets;
+    private final AcmeSnapshotSource acme;
     /**
      * Keys already opened, by id and fingerprint: a reload after a vhost change does not decrypt every key again.
      * Replaced whole on every load, so deleted or renewed certificates leave it.
      */
     private volatile Map<String, TlsTable.Entry> opened = Map.of();
 
-    public StoredVhostSource(VhostRepository repository, CertificateRepository certificates, SecretKeySource secrets) {
+    public StoredVhostSource(VhostRepository repository, CertificateRepository certificates, SecretKeySource secrets,
+                             AcmeSnapshotSource acme) {
+        this.acme = acme;
         this.repository = repository;
         this.certificates = certificates;
         this.secrets = secrets;
@@ -44,7 +49,8 @@ public class StoredVhostSource implements VhostSource {
             List<VhostSpec> specs = repository.listByName().stream().map(StoredVhostSource::toSpec).toList();
             List<String> problems = new ArrayList<>();
             Map<String, TlsTable.Entry> entries = openCertificates(problems);
-            return new Loaded(version, specs, entries, problems.isEmpty() ? null : String.join("; ", problems));
+            TlsMaterial tls = new TlsMaterial(entries, acmeCertificates(), acme.liveChallenges());
+            return new Loaded(version, specs, tls, problems.isEmpty() ? null : String.join("; ", problems));
         });
     }
 
@@ -78,6 +84,19 @@ public class StoredVhostSource implements VhostSource {
         }
         opened = Map.copyOf(now);
         return byId;
+    }
+
+    /** The certificate issued for each ACME vhost, by vhost id. */
+    @SuppressWarnings("unchecked")
+    private Map<UUID, String> acmeCertificates() {
+        List<Object[]> rows = repository.getEntityManager().createNativeQuery(
+                "select cast(vhost_id as text), cast(certificate_id as text) from acme_certificate_state "
+                        + "where certificate_id is not null").getResultList();
+        Map<UUID, String> issued = new HashMap<>();
+        for (Object[] row : rows) {
+            issued.put(UUID.fromString((String) row[0]), (String) row[1]);
+        }
+        return issued;
     }
 
     /** A row the API would never have written (edited by hand, or by another Portico version) fails the build. */

@@ -28,6 +28,9 @@ public interface StageContext {
     /** The vhost's response store, or null when it has no cache (or this is a dry run, which binds none). */
     ResponseStore store();
 
+    /** The live ACME HTTP-01 challenges (key authorization by token) of this snapshot. */
+    java.util.Map<String, String> acmeChallenges();
+
     /** The stage of this type built for this vhost so far (an inner one), or null. */
     <T extends Stage> T built(Class<T> type);
 }

@@ -23,10 +23,12 @@ final class Compilation implements StageContext {
     private final CompressionPolicy compression;
     private final long maxRequestBody;
     private final ResponseStore store;
+    private final Map<String, String> acmeChallenges;
     private final Map<Class<?>, Stage> built = new HashMap<>();
 
     Compilation(VhostSpec spec, VhostRuntime runtime, boolean proxied, CompressionPolicy compression,
-                long maxRequestBody, ResponseStore store) {
+                long maxRequestBody, ResponseStore store, Map<String, String> acmeChallenges) {
+        this.acmeChallenges = acmeChallenges;
         this.spec = spec;
         this.runtime = runtime;
         this.proxied = proxied;
@@ -72,6 +74,11 @@ final class Compilation implements StageContext {
     @Override
     public long maxRequestBody() {
         return maxRequestBody;
+    }
+
+    @Override
+    public Map<String, String> acmeChallenges() {
+        return acmeChallenges;
     }
 
     @Override

@@ -77,34 +77,33 @@ public class SnapshotCompiler {
      * this class may never hold a monitor.
      */
     public RoutingSnapshot compile(long version, List<VhostSpec> specs) {
-        return compile(version, specs, Map.of());
+        return compile(version, specs, TlsMaterial.NONE);
     }
 
     /**
-     * As {@link #compile(long, List)}, with the stored certificates (by id) the vhosts' {@code tls.certificate}
-     * name; a vhost naming one that is missing (its key could not be opened) gets none, and its TLS handshakes are
+     * As {@link #compile(long, List)}, with the stored certificates and ACME challenges; a vhost whose certificate is
+     * missing (its key could not be opened, or ACME has issued none yet) gets none, and its TLS handshakes are
      * refused, while everything else is served.
      */
-    public RoutingSnapshot compile(long version, List<VhostSpec> specs, Map<String, TlsTable.Entry> certificates) {
+    public RoutingSnapshot compile(long version, List<VhostSpec> specs, TlsMaterial material) {
         if (!compiling.compareAndSet(false, true)) {
             throw new IllegalStateException("another snapshot is being compiled for publishing");
         }
         try {
-            return compileAlone(version, specs, certificates);
+            return compileAlone(version, specs, material);
         } finally {
             compiling.set(false);
         }
     }
 
-    private RoutingSnapshot compileAlone(long version, List<VhostSpec> specs,
-                                         Map<String, TlsTable.Entry> certificates) {
+    private RoutingSnapshot compileAlone(long version, List<VhostSpec> specs, TlsMaterial material) {
         Map<UUID, CacheRegistry.Share> shares = new HashMap<>();
         for (VhostSpec spec : specs) {
             if (spec.cache().enabled() && !spec.upstreams().isEmpty()) {
                 shares.put(spec.id(), new CacheRegistry.Share(spec.name(), spec.cache().maxBytes()));
             }
         }
-        RoutingSnapshot snapshot = build(version, specs, caches.bind(shares), certificates);
+        RoutingSnapshot snapshot = build(version, specs, caches.bind(shares), material);
         Map<UUID, VhostRuntime> next = new HashMap<>();
         for (CompiledVhost vhost : snapshot.vhosts()) {
             vhost.runtime().sealed();
@@ -131,7 +130,7 @@ public class SnapshotCompiler {
      * @throws CompileException for the first vhost that cannot be compiled
      */
     public void check(List<VhostSpec> specs) {
-        build(0, specs, null, Map.of());
+        build(0, specs, null, TlsMaterial.NONE);
     }
 
     /** The {@code Via} pseudonym of this instance. */
@@ -146,14 +145,14 @@ public class SnapshotCompiler {
 
     /** @param stores the bound response stores by vhost id; null for a dry run, which binds nothing */
     private RoutingSnapshot build(long version, List<VhostSpec> specs, Map<UUID, ResponseStore> stores,
-                                  Map<String, TlsTable.Entry> certificates) {
+                                  TlsMaterial material) {
         boolean bind = stores != null;
         Map<String, CompiledVhost> byHostname = new HashMap<>();
         List<CompiledVhost> vhosts = new ArrayList<>(specs.size());
         Set<String> poolKeys = new HashSet<>();
         Map<String, String> owners = new LinkedHashMap<>();
         for (VhostSpec spec : specs) {
-            CompiledVhost vhost = compileVhost(spec, stores, poolKeys, certificates);
+            CompiledVhost vhost = compileVhost(spec, stores, poolKeys, material);
             for (String hostname : spec.hostnames()) {
                 String owner = owners.putIfAbsent(hostname, spec.name());
                 if (owner != null) {
@@ -165,11 +164,11 @@ public class SnapshotCompiler {
             vhosts.add(vhost);
         }
         return new RoutingSnapshot(version, Instant.now(), vhosts, HostNameTable.of(byHostname), poolKeys,
-                trustedProxies, viaPseudonym, TlsTable.forVhosts(specs, certificates));
+                trustedProxies, viaPseudonym, TlsTable.forVhosts(specs, material));
     }
 
     private CompiledVhost compileVhost(VhostSpec spec, Map<UUID, ResponseStore> stores,
-                                       Set<String> poolKeys, Map<String, TlsTable.Entry> certificates) {
+                                       Set<String> poolKeys, TlsMaterial material) {
         boolean bind = stores != null;
         boolean proxied = !spec.upstreams().isEmpty();
         // A dry run hands nothing over: its stages are never served.
@@ -179,13 +178,14 @@ public class SnapshotCompiler {
                     "must list 1 to " + UpstreamGroup.MAX_UPSTREAMS + " upstreams (or none, when static is set)");
         }
         int connectTimeout = (int) Math.min(Integer.MAX_VALUE, spec.connectTimeout().toMillis());
-        UpstreamGroup group = proxied ? group(spec, connectTimeout, bind, poolKeys, runtime, certificates)
+        UpstreamGroup group = proxied ? group(spec, connectTimeout, bind, poolKeys, runtime, material.certificates())
                 : null;
 
         long maxRequestBody = spec.maxRequestBody() != null ? spec.maxRequestBody() : defaultMaxRequestBody;
         CompressionPolicy compression = spec.compression().enabled() ? new CompressionPolicy(spec.compression()) : null;
         ResponseStore store = bind && proxied ? stores.get(spec.id()) : null;
-        Compilation compilation = new Compilation(spec, runtime, proxied, compression, maxRequestBody, store);
+        Compilation compilation = new Compilation(spec, runtime, proxied, compression, maxRequestBody, store,
+                material.acmeChallenges());
         Stage[] stages = compilation.pipeline(StageRegistry.pipeline(
                 context -> proxied ? forward(spec, group, connectTimeout) : null));
         return new CompiledVhost(spec, stages,

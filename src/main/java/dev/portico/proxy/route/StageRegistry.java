@@ -1,5 +1,6 @@
 package dev.portico.proxy.route;
 
+import dev.portico.proxy.acme.AcmeChallengeStage;
 import dev.portico.proxy.cache.CacheStage;
 import dev.portico.proxy.core.StageFactory;
 import dev.portico.proxy.encoding.CompressionStage;
@@ -23,6 +24,8 @@ final class StageRegistry {
     /** @param forward the factory of the forwarder, the innermost stage (the compiler owns the upstream groups) */
     static List<StageFactory> pipeline(StageFactory forward) {
         return List.of(
+                // ACME's HTTP-01 challenges are answered before anything of the vhost runs.
+                AcmeChallengeStage.FACTORY,
                 // Response edits run last on the way back, so they see the security defaults and can replace them.
                 HeaderRulesStage.RESPONSE,
                 SecurityHeadersStage.FACTORY,

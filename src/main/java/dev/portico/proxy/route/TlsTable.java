@@ -90,21 +90,21 @@ public final class TlsTable {
     }
 
     /**
-     * The table of a configuration: each enabled vhost's host names served with the certificate its
-     * {@code tls.certificate} names, when {@code certificates} (by id) holds it; every certificate also by id.
+     * The table of a configuration: each enabled vhost's host names served with its certificate (the one its
+     * {@code tls.certificate} names, or the one issued for it by ACME) when {@code material} holds it; every
+     * certificate also by id.
      */
-    public static TlsTable forVhosts(List<VhostSpec> vhosts, Map<String, Entry> certificates) {
+    public static TlsTable forVhosts(List<VhostSpec> vhosts, TlsMaterial material) {
         Map<String, Entry> byName = new HashMap<>();
         for (VhostSpec vhost : vhosts) {
-            Entry entry = vhost.tls().certificate() == null ? null
-                    : certificates.get(vhost.tls().certificate().toString());
+            Entry entry = material.certificateOf(vhost);
             if (vhost.enabled() && entry != null) {
                 for (String hostname : vhost.hostnames()) {
                     byName.put(hostname, entry);
                 }
             }
         }
-        return of(byName, null, certificates);
+        return of(byName, null, material.certificates());
     }
 
     /**

@@ -199,6 +199,14 @@ class CertificateApiTest {
                 .put("tls", new JsonObject().put("httpsRedirect", true));
         assertInvalid(Api.given().body(insecure.encode()).post("/api/v1/vhosts"), "tls.httpsRedirect");
 
+        JsonObject acmeWildcard = Api.vhost("acme-wild", "*.acme.test", "http://127.0.0.1:9")
+                .put("tls", new JsonObject().put("acme", true));
+        assertInvalid(Api.given().body(acmeWildcard.encode()).post("/api/v1/vhosts"), "tls.acme")
+                .body("errors[0].reason", containsString("DNS-01"));
+        JsonObject acmeAndCertificate = Api.vhost("acme-both", "both.shop.test", "http://127.0.0.1:9")
+                .put("tls", new JsonObject().put("acme", true).put("certificate", id));
+        assertInvalid(Api.given().body(acmeAndCertificate.encode()).post("/api/v1/vhosts"), "tls.acme");
+
         Api.delete(vhostId);
         Api.given().delete(CERTIFICATES + "/" + id).then().statusCode(204);
         Api.given().delete(CERTIFICATES + "/" + id).then().statusCode(404);
