@@ -67,6 +67,7 @@ class PorticoProcessIT {
         final int proxyPort = freePort();
         final int apiPort = freePort();
         final int managementPort = freePort();
+        final int tlsPort = freePort();
 
         Running(Path workDir) throws IOException {
             this(workDir, Map.of());
@@ -78,6 +79,7 @@ class PorticoProcessIT {
             String java = ProcessHandle.current().info().command().orElse("java");
             ProcessBuilder builder = new ProcessBuilder(java,
                     "-Dportico.dataplane.port=" + proxyPort,
+                    "-Dportico.dataplane.tls-port=" + tlsPort,
                     "-Dquarkus.http.port=" + apiPort,
                     "-Dquarkus.management.port=" + managementPort,
                     "-Dportico.dataplane.shutdown-grace=20s",
@@ -85,6 +87,7 @@ class PorticoProcessIT {
                     .directory(workDir.toFile())
                     .redirectErrorStream(true);
             builder.environment().remove("PORTICO_ADMIN_TOKEN");
+            builder.environment().remove("PORTICO_SECRET_KEY");
             builder.environment().remove("QUARKUS_DATASOURCE_JDBC_URL");
             builder.environment().putAll(environment);
             process = builder.start();
@@ -144,6 +147,7 @@ class PorticoProcessIT {
             Matcher tokenLine = TOKEN.matcher(log);
             assertTrue(tokenLine.find(), "a generated token is printed:\n" + log);
             String token = tokenLine.group(1);
+            assertTrue(log.contains("No PORTICO_SECRET_KEY was set, so one was generated"), log);
 
             RestAssured.given().get(first.api() + "/api/v1/vhosts").then().statusCode(401);
             JsonObject vhost = new JsonObject().put("name", "it").put("hostnames", new JsonArray().add("it.test"))

@@ -24,8 +24,11 @@ import java.util.Optional;
  *       than run with certificates it cannot serve. With no sealed secrets yet the new key simply replaces the
  *       id.</li>
  *   <li>Not configured on a fresh database: generated, its id stored, and printed once, like the admin token.</li>
- *   <li>Not configured, but a key id is stored: there is no key. Portico still starts (plain HTTP keeps working),
- *       serves no stored certificate, refuses uploads, and says why in the log and {@code /api/v1/status}.</li>
+ *   <li>Not configured, with a key id stored but nothing sealed under it yet: a new key is generated and printed,
+ *       as on a fresh database.</li>
+ *   <li>Not configured, with secrets sealed under the stored key id: there is no key. Portico still starts (plain
+ *       HTTP keeps working), serves no stored certificate, refuses uploads, and says why in the log and
+ *       {@code /api/v1/status}.</li>
  * </ul>
  */
 @Singleton
@@ -113,6 +116,9 @@ public class SecretKeySource {
         byte[] generatedKey = SecretBox.generateKey();
         SecretBox generated = new SecretBox(generatedKey);
         String stored = claim(generated.keyId());
+        if (!stored.equals(generated.keyId()) && replaceUnlessSealed(generated.keyId())) {
+            stored = generated.keyId();
+        }
         if (stored.equals(generated.keyId())) {
             box = generated;
             unavailable = null;
@@ -127,6 +133,21 @@ public class SecretKeySource {
                 + ": set PORTICO_SECRET_KEY to the key the first instance printed. Until then no stored certificate "
                 + "is served and none can be uploaded";
         LOG.error(unavailable);
+    }
+
+    /**
+     * Makes {@code keyId} the stored id when no secret is sealed under the stored one (an earlier start printed a key
+     * nobody used): the later start prints its own instead of running without. Answers whether it is stored now.
+     */
+    private boolean replaceUnlessSealed(String keyId) {
+        return QuarkusTransaction.requiringNew().call(() -> {
+            if (sealedRowsExist()) {
+                return false;
+            }
+            entityManager.createNativeQuery("update secret_key_check set key_id = :id, created_at = now() where id = 1")
+                    .setParameter("id", keyId).executeUpdate();
+            return true;
+        });
     }
 
     /** Stores {@code keyId} unless an id is stored already; answers the stored one. */

@@ -85,6 +85,9 @@ class SecretKeySourceTest {
             SecretKeySource replaced = startingWith(other);
             assertNull(replaced.unavailableReason());
             assertEquals(SecretBox.parse(other).keyId(), replaced.require().keyId());
+            SecretKeySource generated = startingWith(null);
+            assertNull(generated.unavailableReason(), "a key is generated when nothing is sealed");
+            assertTrue(generated.box().isPresent());
         } finally {
             startingWith(STARTED_WITH); // the id of the key the running application seals with, for the other tests
         }
