@@ -1,6 +1,7 @@
 package dev.portico.app;
 
 import dev.portico.testing.Eventually;
+import dev.portico.testing.PorticoProcess;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.ProxyClient;
 import io.restassured.RestAssured;
@@ -49,97 +50,16 @@ class PorticoProcessIT {
 
     private static final Pattern TOKEN = Pattern.compile("^\\s{8}([A-Za-z0-9_-]{43})\\s*$", Pattern.MULTILINE);
 
-    private final List<Process> processes = new ArrayList<>();
-
     @AfterEach
     void killLeftovers() {
-        for (Process process : processes) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
-        }
-    }
-
-    /** A running Portico process and what it printed. */
-    private final class Running {
-        final Process process;
-        final StringBuffer output = new StringBuffer();
-        final Thread reader;
-        final int proxyPort = freePort();
-        final int apiPort = freePort();
-        final int managementPort = freePort();
-        final int tlsPort = freePort();
-
-        Running(Path workDir) throws IOException {
-            this(workDir, Map.of());
-        }
-
-        /** With {@code environment} added to a clean environment (no token, no datasource). */
-        Running(Path workDir, Map<String, String> environment) throws IOException {
-            Path app = Path.of(System.getProperty("portico.app.dir", "target/quarkus-app"), "quarkus-run.jar");
-            String java = ProcessHandle.current().info().command().orElse("java");
-            ProcessBuilder builder = new ProcessBuilder(java,
-                    "-Dportico.dataplane.port=" + proxyPort,
-                    "-Dportico.dataplane.tls-port=" + tlsPort,
-                    "-Dquarkus.http.port=" + apiPort,
-                    "-Dquarkus.management.port=" + managementPort,
-                    "-Dportico.dataplane.shutdown-grace=20s",
-                    "-jar", app.toAbsolutePath().toString())
-                    .directory(workDir.toFile())
-                    .redirectErrorStream(true);
-            builder.environment().remove("PORTICO_ADMIN_TOKEN");
-            builder.environment().remove("PORTICO_SECRET_KEY");
-            builder.environment().remove("QUARKUS_DATASOURCE_JDBC_URL");
-            builder.environment().putAll(environment);
-            process = builder.start();
-            processes.add(process);
-            reader = new Thread(() -> {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                        StandardCharsets.UTF_8))) {
-                    String line;
-                    while ((line = in.readLine()) != null) {
-                        output.append(line).append('\n');
-                    }
-                } catch (IOException ignored) {
-                    // process ended
-                }
-            });
-            reader.setDaemon(true);
-            reader.start();
-        }
-
-        void awaitReady() throws InterruptedException {
-            boolean ready;
-            try {
-                // Stops waiting as soon as Portico is ready or has exited.
-                ready = Eventually.value(Duration.ofSeconds(90), this::ready, r -> r || !process.isAlive());
-            } catch (AssertionError notInTime) {
-                throw new AssertionError("Portico did not become ready:\n" + output, notInTime);
-            }
-            if (!ready) {
-                reader.join(2000);
-                throw new AssertionError("Portico exited with " + process.exitValue() + " during start:\n" + output);
-            }
-        }
-
-        private boolean ready() {
-            try {
-                return RestAssured.given().get("http://127.0.0.1:" + managementPort + "/q/health/ready")
-                        .statusCode() == 200;
-            } catch (Exception notYet) {
-                return false; // not listening yet
-            }
-        }
-
-        String api() {
-            return "http://127.0.0.1:" + apiPort;
-        }
+        PorticoProcess.killAll();
     }
 
     @Test
     void runsWithoutConfigurationPersistsAcrossRestartsAndDrainsOnSigterm() throws Exception {
         Path workDir = Files.createTempDirectory("portico-it");
         try (OriginServer origin = OriginServer.start("it")) {
-            Running first = new Running(workDir);
+            PorticoProcess first = PorticoProcess.start(workDir);
             first.awaitReady();
             String log = first.output.toString();
             assertTrue(log.contains("starting a local PostgreSQL"), log);
@@ -178,7 +98,7 @@ class PorticoProcessIT {
             List<String> paths = accessLogPaths(accessLog);
             assertEquals(List.of("/echo", "/slow/3000"), paths.stream().sorted().toList());
 
-            Running second = new Running(workDir);
+            PorticoProcess second = PorticoProcess.start(workDir);
             second.awaitReady();
             String secondLog = second.output.toString();
             assertFalse(TOKEN.matcher(secondLog).find(), "the token is printed only once:\n" + secondLog);
@@ -199,7 +119,7 @@ class PorticoProcessIT {
 
     @Test
     void refusesToStartWithAnAdminTokenShorterThan16Characters() throws Exception {
-        Running running = new Running(Files.createTempDirectory("portico-it"),
+        PorticoProcess running = PorticoProcess.start(Files.createTempDirectory("portico-it"),
                 Map.of("PORTICO_ADMIN_TOKEN", "change-me"));
 
         assertTrue(running.process.waitFor(90, TimeUnit.SECONDS), "Portico must stop, not serve:\n" + running.output);
@@ -212,7 +132,7 @@ class PorticoProcessIT {
     @Test
     void refusesToStartWithASettingOutsidePorticosGroups() throws Exception {
         // A misspelt group would otherwise be ignored: Portico would run on the default the operator meant to change.
-        Running running = new Running(Files.createTempDirectory("portico-it"),
+        PorticoProcess running = PorticoProcess.start(Files.createTempDirectory("portico-it"),
                 Map.of("PORTICO_ADMIN_TOKEN", "a-token-long-enough-for-portico",
                         "JAVA_TOOL_OPTIONS", "-Dportico.dataplan.port=18999"));
 
@@ -226,11 +146,11 @@ class PorticoProcessIT {
     @Test
     void withStdoutTheAccessLogLinesAreOnStandardOutputBetweenTheApplicationsOwnLines() throws Exception {
         Path workDir = Files.createTempDirectory("portico-it-stdout");
-        Map<String, String> environment = new HashMap<>(database());
+        Map<String, String> environment = new HashMap<>(PorticoProcess.database());
         environment.put("PORTICO_ACCESS_LOG_FILE", "stdout");
         environment.put("PORTICO_ADMIN_TOKEN", "it-stdout-token-16");
         try (OriginServer origin = OriginServer.start("it-stdout")) {
-            Running running = new Running(workDir, environment);
+            PorticoProcess running = PorticoProcess.start(workDir, environment);
             running.awaitReady();
             JsonObject vhost = new JsonObject().put("name", "it-stdout")
                     .put("hostnames", new JsonArray().add("it-stdout.test"))
@@ -271,25 +191,6 @@ class PorticoProcessIT {
         return null;
     }
 
-    /**
-     * A fresh database on the tests' PostgreSQL when {@code PORTICO_TEST_DB_URL} names one (faster); otherwise
-     * nothing, and the process starts its local PostgreSQL in its working directory.
-     */
-    private static Map<String, String> database() throws Exception {
-        String url = System.getenv("PORTICO_TEST_DB_URL");
-        if (url == null || url.isBlank()) {
-            return Map.of();
-        }
-        String user = System.getenv().getOrDefault("PORTICO_TEST_DB_USER", "postgres");
-        String password = System.getenv().getOrDefault("PORTICO_TEST_DB_PASSWORD", "postgres");
-        String name = "portico_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        try (Connection c = DriverManager.getConnection(url, user, password); Statement s = c.createStatement()) {
-            s.execute("create database " + name);
-        }
-        return Map.of("QUARKUS_DATASOURCE_JDBC_URL", url.substring(0, url.lastIndexOf('/') + 1) + name,
-                "QUARKUS_DATASOURCE_USERNAME", user, "QUARKUS_DATASOURCE_PASSWORD", password);
-    }
-
     private static List<String> accessLogPaths(Path file) throws IOException {
         List<String> paths = new ArrayList<>();
         for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
@@ -301,11 +202,4 @@ class PorticoProcessIT {
         return paths;
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 }
