@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
 
 import static dev.portico.proxy.server.tls.TlsClients.handshake;
 import static org.hamcrest.Matchers.containsString;
@@ -57,7 +58,10 @@ class TlsObservabilityTest extends HttpsVhostTestSupport {
                 Instant.now().plus(validity), names);
     }
 
-    /** The access-log line of request {@code id}, once it reached the file. */
+    /**
+     * The access-log line of request {@code id}, once it reached the file. Ids are unique per run: the file outlives
+     * test runs, and a line left by an earlier one must not pass for this one's.
+     */
     private JsonObject logLine(String id) {
         Path file = accessLog.file().orElseThrow();
         JsonObject[] found = new JsonObject[1];
@@ -77,24 +81,26 @@ class TlsObservabilityTest extends HttpsVhostTestSupport {
 
     @Test
     void theJsonAccessLogNamesTheTlsProtocolCipherAndServerName() throws Exception {
+        String tlsId = "tls-log-" + UUID.randomUUID();
+        String cleartextId = "cleartext-log-" + UUID.randomUUID();
         OriginServer origin = origin("logged");
         String id = upload(leafValidFor(Duration.ofDays(90), "logged.test"));
         Api.create(httpsVhost("logged", "logged.test", origin.url(), id, new JsonObject()));
         try (SSLSocket socket = handshake(dataPlane.tlsPort(), "logged.test", "TLSv1.3")) {
-            socket.getOutputStream().write(("GET /echo HTTP/1.1\r\nHost: logged.test\r\nX-Request-Id: tls-log-1"
+            socket.getOutputStream().write(("GET /echo HTTP/1.1\r\nHost: logged.test\r\nX-Request-Id: " + tlsId
                     + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
             assertEquals(200, RawHttp.readResponse(socket.getInputStream()).status());
             String cipher = socket.getSession().getCipherSuite();
 
-            JsonObject line = logLine("tls-log-1");
+            JsonObject line = logLine(tlsId);
             assertEquals("https", line.getString("scheme"));
             assertEquals("TLSv1.3/" + cipher, line.getString("tls"));
             assertEquals("logged.test", line.getString("sni"));
         }
         RawHttp.Response clear = cleartext(dataPlane.port(), "GET /echo HTTP/1.1\r\nHost: logged.test\r\n"
-                + "X-Request-Id: tls-log-2\r\n\r\n");
+                + "X-Request-Id: " + cleartextId + "\r\n\r\n");
         assertEquals(200, clear.status());
-        JsonObject line = logLine("tls-log-2");
+        JsonObject line = logLine(cleartextId);
         assertEquals("http", line.getString("scheme"));
         assertTrue(line.containsKey("tls") && line.containsKey("sni"), line.encode());
         assertNull(line.getString("tls"));
