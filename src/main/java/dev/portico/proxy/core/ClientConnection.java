@@ -40,4 +40,12 @@ public interface ClientConnection {
      * @return whether a probe was sent
      */
     boolean probeHalfClosed();
+
+    /**
+     * What the TLS handshake of this connection settled (server name, protocol, cipher), or null on a cleartext
+     * connection.
+     */
+    default ClientTls tls() {
+        return null;
+    }
 }

@@ -17,11 +17,16 @@ public final class DataPlaneState {
     private final List<Loop> loops = new CopyOnWriteArrayList<>();
     private volatile boolean draining;
     private volatile List<Integer> ports = List.of();
+    private volatile int tlsPort = -1;
 
-    /** A loop's instance is serving; {@code listenerPorts} are the bound ports, in the listeners' order. */
-    public void register(Context context, LoopState state, List<Integer> listenerPorts) {
+    /**
+     * A loop's instance is serving; {@code listenerPorts} are the bound ports, in the listeners' order, and
+     * {@code boundTlsPort} the TLS listener's among them (-1: there is none).
+     */
+    public void register(Context context, LoopState state, List<Integer> listenerPorts, int boundTlsPort) {
         loops.add(new Loop(context, state));
         ports = List.copyOf(listenerPorts);
+        tlsPort = boundTlsPort;
     }
 
     public List<Loop> loops() {
@@ -37,6 +42,11 @@ public final class DataPlaneState {
     /** Every listener's bound port, in the listeners' order; empty before start. */
     public List<Integer> ports() {
         return ports;
+    }
+
+    /** The TLS listener's bound port (the real one when configured as 0); -1 when there is none or before start. */
+    public int tlsPort() {
+        return tlsPort;
     }
 
     boolean draining() {

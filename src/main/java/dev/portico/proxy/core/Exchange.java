@@ -311,6 +311,18 @@ public final class Exchange {
 
     /** Like {@link #replyLocal(LocalReason, String)}, closing the connection afterwards when asked to. */
     public void replyLocal(LocalReason reason, String detail, boolean closeConnection) {
+        reply(reason, LocalReply.problem(reason, detail, requestId), closeConnection);
+    }
+
+    /**
+     * Answers with {@code reason}'s status and no body, keeping the fields the caller set (a redirect's
+     * {@code Location}); the connection is handled as {@link #replyLocal} handles it.
+     */
+    public void replyLocalWithoutBody(LocalReason reason) {
+        reply(reason, null, false);
+    }
+
+    private void reply(LocalReason reason, Buffer body, boolean closeConnection) {
         reason(reason);
         if (headSent || response.ended() || response.closed()) {
             abort(reason);
@@ -318,11 +330,18 @@ public final class Exchange {
         }
         // An unread request body would otherwise sit in front of the next request on this connection.
         boolean close = closeConnection || !request.isEnded() && RequestTarget.hasBody(request);
-        Buffer body = LocalReply.problem(reason, detail, requestId);
         response.setStatusCode(reason.status());
-        LocalReply.describe(response.headers(), body.length(), close);
+        if (body != null) {
+            LocalReply.describe(response.headers(), body.length(), close);
+        } else {
+            LocalReply.describeEmpty(response.headers(), close);
+        }
         sendHead();
-        response.end(body);
+        if (body != null) {
+            response.end(body);
+        } else {
+            response.end();
+        }
         if (close) {
             if (connection != null) {
                 // The client may still be sending what this reply leaves unread: close without destroying the reply.

@@ -73,6 +73,11 @@ public final class LoopState {
         locals[slot] = value;
     }
 
+    /** The TLS listener's bound port, for URLs that send clients there; -1 when there is none. */
+    public int tlsPort() {
+        return shared.tlsPort();
+    }
+
     /** Whether shutdown has begun: responses then ask clients to close their connections. */
     public boolean draining() {
         return shared.draining();

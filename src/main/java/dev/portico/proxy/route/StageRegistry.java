@@ -8,6 +8,8 @@ import dev.portico.proxy.files.StaticFilesStage;
 import dev.portico.proxy.forwarding.ForwardingHeadersStage;
 import dev.portico.proxy.headers.HeaderRulesStage;
 import dev.portico.proxy.headers.SecurityHeadersStage;
+import dev.portico.proxy.https.HttpsRedirectStage;
+import dev.portico.proxy.https.StrictTransportSecurityStage;
 import dev.portico.proxy.limits.RequestBodyLimitStage;
 
 import java.util.List;
@@ -29,6 +31,12 @@ final class StageRegistry {
                 // Response edits run last on the way back, so they see the security defaults and can replace them.
                 HeaderRulesStage.RESPONSE,
                 SecurityHeadersStage.FACTORY,
+                // On every response over TLS, local replies and the redirect's included (it returns at once over
+                // cleartext, where the header must not be sent).
+                StrictTransportSecurityStage.FACTORY,
+                // Before anything that reads, caches or forwards the request: a redirected one goes nowhere. After the
+                // response edits, which the 308 carries like any other local reply.
+                HttpsRedirectStage.FACTORY,
                 // Before anything that could read the body or answer 100-continue; after the response edits, so a
                 // 413 carries them like any other local reply.
                 RequestBodyLimitStage.FACTORY,

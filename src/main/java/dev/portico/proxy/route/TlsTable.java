@@ -4,7 +4,10 @@ import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import dev.portico.vhost.VhostSpec;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -47,6 +50,17 @@ public final class TlsTable {
         public X509Certificate[] chain() {
             return chain.clone();
         }
+    }
+
+    /**
+     * One certificate the table presents, for what an operator watches (its expiry).
+     *
+     * @param certificateId the id it is stored under, or null (a certificate given to the table directly)
+     * @param leaf          the certificate itself, whose {@code notAfter} is its expiry
+     * @param names         the server names it is presented for, sorted; empty when it is only the default
+     * @param isDefault     whether it also serves clients that name no server or an unknown one
+     */
+    public record Presented(String certificateId, X509Certificate leaf, List<String> names, boolean isDefault) {
     }
 
     private final Map<String, Entry> names;
@@ -119,6 +133,23 @@ public final class TlsTable {
         Map<String, Entry> aliases = new HashMap<>(byAlias);
         aliases.put(entry.alias(), entry);
         return new TlsTable(names, aliases, byCertificateId, entry);
+    }
+
+    /** Every certificate this table presents, by the names of it and as the default; in certificate id order. */
+    public List<Presented> presented() {
+        Map<Entry, List<String>> namesOf = new IdentityHashMap<>();
+        names.forEach((name, entry) -> namesOf.computeIfAbsent(entry, e -> new ArrayList<>()).add(name));
+        if (defaultEntry != null) {
+            namesOf.computeIfAbsent(defaultEntry, e -> new ArrayList<>());
+        }
+        Map<Entry, String> ids = new IdentityHashMap<>();
+        byCertificateId.forEach((id, entry) -> ids.put(entry, id));
+        List<Presented> out = new ArrayList<>();
+        namesOf.forEach((entry, its) -> out.add(new Presented(ids.get(entry), entry.chain[0],
+                its.stream().sorted().toList(), entry == defaultEntry)));
+        out.sort(Comparator.comparing(Presented::certificateId, Comparator.nullsLast(Comparator.naturalOrder()))
+                .thenComparing(p -> p.names().isEmpty() ? "" : p.names().get(0)));
+        return out;
     }
 
     /** Whether a certificate is stored under {@code certificateId}. */

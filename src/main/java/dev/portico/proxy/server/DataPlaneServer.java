@@ -7,6 +7,7 @@ import dev.portico.proxy.core.RequestObserver;
 import dev.portico.proxy.core.StatsRegistry;
 import dev.portico.proxy.route.RoutingSnapshot;
 import dev.portico.proxy.route.SnapshotHolder;
+import dev.portico.proxy.route.TlsTable;
 import dev.portico.proxy.server.offloop.DataPlaneLifecycle;
 import dev.portico.proxy.server.tls.TlsEngine;
 import dev.portico.proxy.server.tls.TlsListenerSettings;
@@ -90,7 +91,19 @@ public class DataPlaneServer {
         TlsEngine engine = tlsSettings.engine().resolve();
         LOG.infof("TLS engine: %s", engine == TlsEngine.OPENSSL ? "OpenSSL (BoringSSL, netty-tcnative)" : "JDK");
         return new TlsTermination(null, engine, tlsSettings.profile(), tlsSettings.handshakeTimeout(),
-                tlsSettings.defaultCertificate().map(String::strip).map(String::toLowerCase).orElse(null));
+                defaultCertificateId());
+    }
+
+    private String defaultCertificateId() {
+        return tlsSettings.defaultCertificate().map(String::strip).map(String::toLowerCase).orElse(null);
+    }
+
+    /**
+     * The certificates the TLS listener presents with the snapshot in service, its default certificate included;
+     * empty when there is no TLS listener. For what watches expiry (metrics, status); any thread.
+     */
+    public TlsTable presentedCertificates() {
+        return config.tlsPort() < 0 ? TlsTable.EMPTY : snapshots.current().tls().withDefault(defaultCertificateId());
     }
 
     void stop(@Observes ShutdownEvent event) {

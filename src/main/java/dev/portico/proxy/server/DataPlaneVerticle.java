@@ -92,10 +92,14 @@ final class DataPlaneVerticle extends AbstractVerticle implements DataPlaneLifec
         Future.all(listening).onComplete(result -> {
             if (result.succeeded()) {
                 List<Integer> ports = new ArrayList<>();
-                for (HttpServer server : servers) {
-                    ports.add(server.actualPort());
+                int tlsPort = -1;
+                for (int i = 0; i < servers.size(); i++) {
+                    ports.add(servers.get(i).actualPort());
+                    if (tlsPort < 0 && listeners.get(i).tls() != null) {
+                        tlsPort = servers.get(i).actualPort();
+                    }
                 }
-                services.shared().register(context, loop, ports);
+                services.shared().register(context, loop, ports, tlsPort);
                 started.complete();
             } else {
                 started.fail(result.cause());

@@ -8,6 +8,7 @@ import dev.portico.proxy.server.http1.ClientHalfClosed;
 import dev.portico.proxy.server.http1.GuardedConnections;
 import dev.portico.proxy.server.http1.RequestGuard;
 import dev.portico.proxy.server.http1.RequestRefused;
+import dev.portico.proxy.server.tls.HandshakeFacts;
 import dev.portico.proxy.upstream.pool.UpstreamClients;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
@@ -142,6 +143,10 @@ final class Http1Serving implements ListenerServing {
         Exchange exchange = requests.open(request, snapshot);
         RequestGuard guard = RequestGuard.of(request);
         if (guard != null) {
+            if (listener.tls() != null && guard.tls() == null) {
+                // Once per connection: the handshake is over before its first request is read.
+                guard.tls(HandshakeFacts.of(request.connection().sslSession()));
+            }
             exchange.connection(guard);
             RequestRefused brokenBody = guard.opened(exchange);
             if (brokenBody != null) {

@@ -1,5 +1,7 @@
 package dev.portico.proxy.server;
 
+import dev.portico.proxy.core.ClientConnection;
+import dev.portico.proxy.core.ClientTls;
 import dev.portico.proxy.core.CompiledVhost;
 import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.LoopState;
@@ -92,6 +94,12 @@ final class ProxyRequestHandler {
             exchange.replyLocal(LocalReason.VHOST_NOT_FOUND, "No vhost serves this host");
             return;
         }
+        if (isMisdirected(exchange, vhost, snapshot)) {
+            exchange.unroutedStages(snapshot.fallbackStages());
+            exchange.replyLocal(LocalReason.MISDIRECTED_REQUEST,
+                    "The Host is not served by the vhost this TLS connection's server name (SNI) chose");
+            return;
+        }
         if (!vhost.enabled()) {
             exchange.refusedBy(vhost);
             exchange.unroutedStages(snapshot.fallbackStages());
@@ -99,6 +107,25 @@ final class ProxyRequestHandler {
             return;
         }
         exchange.route(vhost);
+    }
+
+    /**
+     * Whether the request's vhost differs from the one the connection's server name routes to: vhosts are compared,
+     * not names, so {@code x.a.test} and {@code y.a.test} under one {@code *.a.test} vhost share a connection (as in
+     * nginx and Envoy). A connection without a server name, or with one no vhost serves, got the default certificate,
+     * which chose no vhost: it is not refused. The server name's vhost is looked up once per connection and snapshot.
+     */
+    private static boolean isMisdirected(Exchange exchange, CompiledVhost vhost, RoutingSnapshot snapshot) {
+        ClientConnection connection = exchange.connection();
+        ClientTls tls = connection == null ? null : connection.tls();
+        if (tls == null || tls.serverName() == null) {
+            return false;
+        }
+        if (!tls.routedIn(snapshot)) {
+            tls.routed(snapshot, snapshot.route(tls.serverName()));
+        }
+        CompiledVhost named = tls.serverNameVhost();
+        return named != null && named != vhost;
     }
 
     private void account(Exchange exchange) {

@@ -1,5 +1,7 @@
 package dev.portico.telemetry.accesslog;
 
+import dev.portico.proxy.core.ClientConnection;
+import dev.portico.proxy.core.ClientTls;
 import dev.portico.proxy.core.CompiledVhost;
 import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.RequestObserver;
@@ -254,6 +256,11 @@ public class AccessLog implements RequestObserver {
         r.reason = reason == null ? null : reason.code();
         r.userAgent = request.getHeader(HttpHeaders.USER_AGENT);
         r.referrer = request.getHeader(HttpHeaders.REFERER);
+        ClientConnection connection = exchange.connection();
+        ClientTls tls = connection == null ? null : connection.tls();
+        r.scheme = tls != null || request.isSSL() ? "https" : "http";
+        r.tls = tls == null ? null : tls.description();
+        r.sni = tls == null ? null : tls.serverName();
     }
 
     private static String protocol(HttpVersion version) {

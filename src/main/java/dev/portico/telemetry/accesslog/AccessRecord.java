@@ -44,4 +44,10 @@ final class AccessRecord {
     String reason;
     String userAgent;
     String referrer;
+    /** {@code https} for a request over TLS, else {@code http}. */
+    String scheme;
+    /** The connection's TLS protocol and cipher ({@code TLSv1.3/TLS_AES_128_GCM_SHA256}), or null on cleartext. */
+    String tls;
+    /** The server name the client's TLS handshake asked for (SNI), or null (cleartext, or none sent). */
+    String sni;
 }

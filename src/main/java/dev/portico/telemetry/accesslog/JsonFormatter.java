@@ -6,9 +6,10 @@ package dev.portico.telemetry.accesslog;
  * {"time":"2024-05-01T12:34:56.789Z","requestId":"...","vhost":"shop","client":"203.0.113.7","method":"GET",
  *  "path":"/cart?id=1","protocol":"HTTP/1.1","status":200,"bytesIn":0,"bytesOut":5120,"durationMs":12.345,
  *  "upstreamDurationMs":11.002,"upstream":"http://10.0.0.5:8080","reason":null,"userAgent":"curl/8.5.0",
- *  "referrer":null}
+ *  "referrer":null,"scheme":"https","tls":"TLSv1.3/TLS_AES_128_GCM_SHA256","sni":"shop.example"}
  * }</pre>
- * Durations are milliseconds with microsecond precision.
+ * Durations are milliseconds with microsecond precision. {@code tls} and {@code sni} are null on cleartext (and
+ * {@code sni} when the client sent no server name). Fields are only ever added at the end.
  */
 final class JsonFormatter implements LineFormatter {
 
@@ -51,6 +52,12 @@ final class JsonFormatter implements LineFormatter {
         wire(out, r.userAgent, AccessRecord.MAX_USER_AGENT, false);
         out.ascii(",\"referrer\":");
         wire(out, r.referrer, AccessRecord.MAX_REFERRER, r.redactQuery);
+        out.ascii(",\"scheme\":");
+        text(out, r.scheme);
+        out.ascii(",\"tls\":");
+        text(out, r.tls);
+        out.ascii(",\"sni\":");
+        text(out, r.sni);
         out.ascii("}\n");
     }
 

@@ -33,7 +33,8 @@ class JsonFormatterTest {
                 + "\"protocol\":\"HTTP/1.1\",\"status\":200,\"bytesIn\":12,\"bytesOut\":5120,\"durationMs\":12.345,"
                 + "\"upstreamDurationMs\":11.002,\"upstream\":\"http://10.0.0.5:8080\",\"reason\":null,"
                 + "\"userAgent\":\"Mozilla/5.0 (X11; Linux x86_64)\","
-                + "\"referrer\":\"https://shop.example.com/list?page=2\"}\n", line);
+                + "\"referrer\":\"https://shop.example.com/list?page=2\",\"scheme\":\"https\","
+                + "\"tls\":\"TLSv1.3/TLS_AES_128_GCM_SHA256\",\"sni\":\"shop.example.com\"}\n", line);
     }
 
     @Test
@@ -46,8 +47,11 @@ class JsonFormatterTest {
         r.referrer = null;
         r.reason = "vhost_not_found";
         r.status = 404;
+        r.tls = null;
+        r.sni = null;
         JsonObject json = line(r);
-        for (String field : List.of("vhost", "upstream", "upstreamDurationMs", "userAgent", "referrer")) {
+        for (String field : List.of("vhost", "upstream", "upstreamDurationMs", "userAgent", "referrer", "tls",
+                "sni")) {
             assertTrue(json.containsKey(field), field);
             assertNull(json.getValue(field), field);
         }

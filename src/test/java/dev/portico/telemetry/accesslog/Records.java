@@ -29,6 +29,9 @@ final class Records {
         r.upstream = "http://10.0.0.5:8080";
         r.userAgent = "Mozilla/5.0 (X11; Linux x86_64)";
         r.referrer = "https://shop.example.com/list?page=2";
+        r.scheme = "https";
+        r.tls = "TLSv1.3/TLS_AES_128_GCM_SHA256";
+        r.sni = "shop.example.com";
         return r;
     }
 

@@ -19,6 +19,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -57,7 +58,8 @@ public class StatusResource {
                 snapshot.vhosts().size(), lastError, lastError == null ? null : reloader.lastErrorAt(),
                 reloader.databaseReachable(), reloader.databaseError(), dataPlane.isListening(), dataPlane.port(),
                 dataPlane.inFlight(), snapshot.viaPseudonym(), staticRootWarnings(snapshot),
-                AccessLogView.of(accessLog.status()));
+                AccessLogView.of(accessLog.status()), CertificateWarnings.of(dataPlane.presentedCertificates(),
+                        reloader.certificateProblem(), Instant.now()));
     }
 
     private static List<StatusView.StaticRootWarning> staticRootWarnings(RoutingSnapshot snapshot) {

@@ -22,7 +22,21 @@ public record StatusView(
         @Schema(description = "This instance's pseudonym in Via headers") String via,
         @Schema(description = "Vhosts of the served snapshot whose static.root is not a readable directory: they "
                 + "serve no file until it is") List<StaticRootWarning> staticRootWarnings,
-        AccessLogView accessLog) {
+        AccessLogView accessLog,
+        @Schema(description = "Certificates the TLS listener presents that expire within 14 days or have expired, "
+                + "and why the served snapshot lacks stored certificates (e.g. no secret key)")
+        List<CertificateWarning> certificateWarnings) {
+
+    /** A certificate to renew, or (certificate null) why stored certificates could not be loaded. */
+    @Schema(name = "CertificateWarning")
+    public record CertificateWarning(
+            @Schema(description = "The stored certificate's id; null for a problem of the snapshot as a whole")
+            String certificate,
+            @Schema(description = "The server names it is presented for; empty when it is only the default")
+            List<String> names,
+            @Schema(description = "When it expires") Instant notAfter,
+            @Schema(example = "expires in 5 days (2026-12-08T20:00:00Z)") String problem) {
+    }
 
     /** A vhost whose static root cannot be served from, and why. */
     @Schema(name = "StaticRootWarning")

@@ -27,6 +27,13 @@ public enum LocalReason {
     REQUEST_BODY_TOO_LARGE(413, "request_body_too_large", "Content Too Large"),
     METHOD_NOT_ALLOWED(405, "method_not_allowed", "Method Not Allowed"),
     VHOST_NOT_FOUND(404, "vhost_not_found", "Not Found"),
+    /**
+     * Over TLS, the {@code Host} routes to another vhost than the server name the connection's handshake asked for
+     * (SNI): the certificate was chosen for that other vhost (RFC 9110 section 15.5.20; domain fronting).
+     */
+    MISDIRECTED_REQUEST(421, "misdirected_request", "Misdirected Request"),
+    /** A vhost with {@code tls.httpsRedirect} sends a cleartext request to its https URL (RFC 9110 15.4.9). */
+    HTTPS_REDIRECT(308, "https_redirect", "Permanent Redirect"),
     VHOST_DISABLED(404, "vhost_disabled", "Not Found"),
     LOOP_DETECTED(508, "loop_detected", "Loop Detected"),
     NO_HEALTHY_UPSTREAM(503, "no_healthy_upstream", "Service Unavailable"),

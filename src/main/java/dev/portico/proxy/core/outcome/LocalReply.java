@@ -38,4 +38,12 @@ public final class LocalReply {
             headers.set(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
         }
     }
+
+    /** Sets the fields of a reply without a body (a redirect); {@code close} asks the client to close. */
+    public static void describeEmpty(MultiMap headers, boolean close) {
+        headers.set(HttpHeaders.CONTENT_LENGTH, "0");
+        if (close) {
+            headers.set(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
+        }
+    }
 }

@@ -1,6 +1,7 @@
 package dev.portico.proxy.server.http1;
 
 import dev.portico.proxy.core.ClientConnection;
+import dev.portico.proxy.core.ClientTls;
 import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.outcome.LocalReason;
 import io.netty.buffer.ByteBuf;
@@ -64,6 +65,8 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter implements 
     private Exchange current;
     /** A broken body whose request has not reached Portico yet (queued behind another's response). */
     private RequestRefused pendingBodyFailure;
+    /** What the connection's TLS handshake settled; null on cleartext (and before the first request over TLS). */
+    private ClientTls tls;
 
     /** The header timeout's bookkeeping, kept by {@link GuardedConnections}: list links and when waiting began. */
     RequestGuard previous;
@@ -115,6 +118,16 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter implements 
         if (current == exchange) {
             current = null;
         }
+    }
+
+    @Override
+    public ClientTls tls() {
+        return tls;
+    }
+
+    /** Keeps what the connection's TLS handshake settled, read when its first request arrived. */
+    public void tls(ClientTls tls) {
+        this.tls = tls;
     }
 
     /** HTTP/1.1 clients only get interim responses; see {@link InterimResponse}. */
