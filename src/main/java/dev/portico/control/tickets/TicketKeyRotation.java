@@ -113,8 +113,8 @@ public class TicketKeyRotation {
             LOG.errorf("Session ticket key of period %d cannot be opened, TLS listeners fall back to per-process "
                     + "keys", period);
         } else {
-            LOG.infof("TLS session ticket keys: period %d encrypts, periods %s decrypt (rotation every %ds)", period,
-                    keys.periods(), rotationSeconds);
+            LOG.infof("TLS session ticket keys of periods %s in use: %d encrypts, all decrypt (rotation every %ds)",
+                    keys.periods(), period, rotationSeconds);
         }
         reloader.useTicketKeys(keys);
         return !keys.isEmpty();

@@ -79,8 +79,8 @@ final class PorticoSslContextFactory implements SslContextFactory {
             return;
         }
         if (provider != SslProvider.OPENSSL) {
-            LOG.debugf("Session ticket keys of periods %s not applied: the JDK engine has no API for them, so sessions "
-                    + "resume only on this process", keys.periods());
+            LOG.infof("Shared session ticket keys (periods %s) not applied: the JDK engine has no API for them, so "
+                    + "sessions resume only on this process", keys.periods());
             return;
         }
         OpenSslSessionTicketKey[] ticketKeys = new OpenSslSessionTicketKey[keys.size()];

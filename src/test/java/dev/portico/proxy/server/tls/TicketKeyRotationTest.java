@@ -1,5 +1,6 @@
 package dev.portico.proxy.server.tls;
 
+import dev.portico.control.secrets.SecretBox;
 import dev.portico.control.secrets.SecretKeySource;
 import dev.portico.control.tickets.TicketKeyRotation;
 import dev.portico.control.tickets.TicketKeyStore;
@@ -25,6 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -67,9 +69,11 @@ class TicketKeyRotationTest extends TlsListenerTestSupport {
     }
 
     private List<Long> storedPeriods() {
-        return QuarkusTransaction.requiringNew().call(() -> entityManager
-                .createNativeQuery("select period from tls_ticket_key order by period").getResultList().stream()
-                .map(period -> ((Number) period).longValue()).toList());
+        return QuarkusTransaction.requiringNew().call(() -> {
+            List<?> periods = entityManager.createNativeQuery("select period from tls_ticket_key order by period")
+                    .getResultList();
+            return periods.stream().map(period -> ((Number) period).longValue()).toList();
+        });
     }
 
     private SessionTicketKeys snapshotKeys() {
@@ -86,6 +90,21 @@ class TicketKeyRotationTest extends TlsListenerTestSupport {
         assertEquals(List.of(period, period + 1), snapshotKeys().periods(), "the current key encrypts");
         assertEquals(snapshotKeys(), store.keysFor(period, secrets.require()),
                 "another replica creating the same periods reads the keys the first one stored");
+    }
+
+    @Test
+    void aKeySealedByAnotherSecretKeyIsReplacedRatherThanLeftUnreadable() {
+        long period = rotation.periodOf(START);
+        rotation.rotate(START);
+        SessionTicketKeys stored = snapshotKeys();
+        // A secret key replaced while no certificate was stored: ticket keys are disposable and do not pin it.
+        SecretBox replacement = new SecretBox(SecretBox.generateKey());
+
+        SessionTicketKeys replaced = store.keysFor(period, replacement);
+
+        assertEquals(List.of(period, period + 1), replaced.periods());
+        assertFalse(Arrays.equals(stored.key(0), replaced.key(0)), "a new key for the current period");
+        assertEquals(replaced, store.keysFor(period, replacement), "and it is stored");
     }
 
     @ParameterizedTest
