@@ -1,6 +1,7 @@
 package dev.portico.control.snapshot;
 
 import dev.portico.proxy.route.RoutingSnapshot;
+import dev.portico.proxy.route.SessionTicketKeys;
 import dev.portico.proxy.route.SnapshotCompiler;
 import dev.portico.proxy.route.SnapshotHolder;
 import dev.portico.vhost.CompileException;
@@ -37,6 +38,7 @@ public class SnapshotReloader {
     private volatile String databaseError;
     private volatile boolean stopping;
     private volatile String certificateProblem;
+    private volatile SessionTicketKeys ticketKeys = SessionTicketKeys.NONE;
 
     public SnapshotReloader(VhostSource source, SnapshotCompiler compiler, SnapshotHolder holder) {
         this.source = source;
@@ -97,7 +99,7 @@ public class SnapshotReloader {
                 fail(e instanceof CompileException ? e.getMessage() : "compiling failed: " + rootMessage(e));
                 return false;
             }
-            holder.publish(snapshot);
+            holder.publish(snapshot.withTicketKeys(ticketKeys));
             certificateProblem = loaded.certificateProblem();
             if (certificateProblem != null) {
                 LOG.errorf("Snapshot version %d serves without some certificates: %s", snapshot.version(),
@@ -107,6 +109,27 @@ public class SnapshotReloader {
             LOG.infof("Published routing snapshot version %d with %d vhosts", snapshot.version(),
                     snapshot.vhosts().size());
             return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Makes {@code keys} the TLS listeners' session ticket keys, in this and every later snapshot: the published
+     * snapshot is published again with them (same version, nothing re-read), since keys rotate on the clock and
+     * not with the configuration.
+     */
+    public void useTicketKeys(SessionTicketKeys keys) {
+        lock.lock();
+        try {
+            ticketKeys = keys;
+            if (holder.hasPublished()) {
+                RoutingSnapshot current = holder.current();
+                RoutingSnapshot keyed = current.withTicketKeys(keys);
+                if (keyed != current) {
+                    holder.publish(keyed);
+                }
+            }
         } finally {
             lock.unlock();
         }

@@ -88,6 +88,16 @@ public final class RoutingSnapshot {
         return tls;
     }
 
+    /**
+     * This snapshot, same version, with {@code keys} as its listeners' session ticket keys: they rotate on the clock,
+     * not with the configuration. This snapshot itself when it carries them already.
+     */
+    public RoutingSnapshot withTicketKeys(SessionTicketKeys keys) {
+        TlsTable keyed = tls.withTicketKeys(keys);
+        return keyed == tls ? this : new RoutingSnapshot(version, builtAt, vhosts, byHostname, poolKeys,
+                trustedProxies, viaPseudonym, keyed);
+    }
+
     /** Stages whose response hooks decorate replies made before any vhost was chosen (e.g. an unknown host). */
     public Stage[] fallbackStages() {
         return FALLBACK_STAGES;

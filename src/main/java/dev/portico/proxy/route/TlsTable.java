@@ -20,7 +20,9 @@ import java.util.Objects;
  * matches any number of labels in front of the suffix but not the suffix itself. The optional default entry serves
  * clients that send no name or a name no entry covers; without it such handshakes are refused. Every stored
  * certificate is also held by its id, so the listener can pick its configured default
- * ({@code portico.tls.default-certificate}) from the table it is given.
+ * ({@code portico.tls.default-certificate}) from the table it is given. The table also carries the session ticket
+ * keys the listener encrypts tickets with ({@link #withTicketKeys}), so that a change of keys, like a change of
+ * certificates, rebuilds the listener's TLS context.
  */
 public final class TlsTable {
 
@@ -68,14 +70,16 @@ public final class TlsTable {
     private final Map<String, Entry> byAlias;
     private final Map<String, Entry> byCertificateId;
     private final Entry defaultEntry;
+    private final SessionTicketKeys ticketKeys;
 
     private TlsTable(Map<String, Entry> names, Map<String, Entry> byAlias, Map<String, Entry> byCertificateId,
-                     Entry defaultEntry) {
+                     Entry defaultEntry, SessionTicketKeys ticketKeys) {
         this.names = Map.copyOf(names);
         this.byName = HostNameTable.of(this.names);
         this.byAlias = Map.copyOf(byAlias);
         this.byCertificateId = Map.copyOf(byCertificateId);
         this.defaultEntry = defaultEntry;
+        this.ticketKeys = Objects.requireNonNull(ticketKeys, "ticketKeys");
     }
 
     /**
@@ -100,7 +104,7 @@ public final class TlsTable {
         if (defaultEntry != null) {
             aliases.put(defaultEntry.alias(), defaultEntry);
         }
-        return new TlsTable(normalised, aliases, byCertificateId, defaultEntry);
+        return new TlsTable(normalised, aliases, byCertificateId, defaultEntry, SessionTicketKeys.NONE);
     }
 
     /**
@@ -132,7 +136,20 @@ public final class TlsTable {
         }
         Map<String, Entry> aliases = new HashMap<>(byAlias);
         aliases.put(entry.alias(), entry);
-        return new TlsTable(names, aliases, byCertificateId, entry);
+        return new TlsTable(names, aliases, byCertificateId, entry, ticketKeys);
+    }
+
+    /** This table with {@code keys} as its session ticket keys (the first encrypts); itself when they are its own. */
+    public TlsTable withTicketKeys(SessionTicketKeys keys) {
+        if (ticketKeys.equals(keys)) {
+            return this;
+        }
+        return new TlsTable(names, byAlias, byCertificateId, defaultEntry, keys);
+    }
+
+    /** The session ticket keys: {@link SessionTicketKeys#NONE} leaves the engine its own per-process keys. */
+    public SessionTicketKeys ticketKeys() {
+        return ticketKeys;
     }
 
     /** Every certificate this table presents, by the names of it and as the default; in certificate id order. */
@@ -158,14 +175,16 @@ public final class TlsTable {
     }
 
     /**
-     * Whether a handshake gets the same certificate from both tables for every name: what decides whether a new
-     * snapshot's table must be swapped into the listeners (aliases change with the certificate).
+     * Whether a handshake gets the same certificate from both tables for every name, and the same session ticket
+     * keys: what decides whether a new snapshot's table must be swapped into the listeners (aliases change with the
+     * certificate).
      */
     public boolean presentsTheSameAs(TlsTable other) {
         if (other == this) {
             return true;
         }
-        if (!aliasOf(defaultEntry).equals(aliasOf(other.defaultEntry)) || names.size() != other.names.size()) {
+        if (!ticketKeys.equals(other.ticketKeys) || !aliasOf(defaultEntry).equals(aliasOf(other.defaultEntry))
+                || names.size() != other.names.size()) {
             return false;
         }
         for (Map.Entry<String, Entry> name : names.entrySet()) {

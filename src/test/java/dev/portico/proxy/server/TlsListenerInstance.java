@@ -10,6 +10,9 @@ import dev.portico.proxy.server.tls.TlsTermination;
 import dev.portico.proxy.upstream.pool.UpstreamClients;
 import io.vertx.core.Vertx;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -34,10 +37,20 @@ public final class TlsListenerInstance implements AutoCloseable {
                                             StatsRegistry stats, TlsTermination tls) throws Exception {
         DataPlaneState state = new DataPlaneState();
         DataPlaneVerticle instance = new DataPlaneVerticle(new DataPlaneVerticle.Services(settings,
-                List.of(Listener.http1Tls("https", "127.0.0.1", 0, tls)), new UpstreamClients.Settings(4, 4),
+                List.of(Listener.http1Tls("https", "127.0.0.1", freePort(), tls)), new UpstreamClients.Settings(4, 4),
                 snapshots, stats, new RequestObserver[0], state), 0);
         new DataPlaneLifecycle(vertx, state).deploy(instance);
         return new TlsListenerInstance(vertx, instance, state.ports().get(0));
+    }
+
+    /**
+     * A port of its own for each instance: port 0 would become Vert.x's shared random port (-8080), and a second
+     * instance listening at the same time would join the first one's server, and its TLS context.
+     */
+    private static int freePort() throws IOException {
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return probe.getLocalPort();
+        }
     }
 
     public int port() {

@@ -1,28 +1,37 @@
 package dev.portico.proxy.server.tls;
 
+import dev.portico.proxy.route.SessionTicketKeys;
 import dev.portico.proxy.route.TlsTable;
 import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.DelegatingSslContext;
 import io.netty.handler.ssl.OpenSslCachingX509KeyManagerFactory;
+import io.netty.handler.ssl.OpenSslSessionContext;
+import io.netty.handler.ssl.OpenSslSessionTicketKey;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
 import io.vertx.core.spi.tls.SslContextFactory;
+import org.jboss.logging.Logger;
 
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * Builds the listener's Netty {@link SslContext} from what Vert.x hands over (the key manager factory wrapping
  * {@link SniKeyManager}); the cipher suites and ALPN protocols Vert.x passes are its defaults, not Portico's, and are
  * ignored. Vert.x calls {@link #create} once per listener, when it binds, and after an update of its TLS options.
+ * Session ticket keys come with the certificates' table ({@link TlsTable#ticketKeys}); only BoringSSL can be given
+ * them: the JDK's engine keeps its own per-process keys, which it offers no API to set.
  */
 final class PorticoSslContextFactory implements SslContextFactory {
+
+    private static final Logger LOG = Logger.getLogger(PorticoSslContextFactory.class);
 
     private final SslProvider provider;
     private final CipherProfile profile;
@@ -60,7 +69,34 @@ final class PorticoSslContextFactory implements SslContextFactory {
                         ApplicationProtocolNames.HTTP_1_1))
                 .build();
         TlsTable table = certificatesOf(keyManagers);
+        applyTicketKeys(context, table.ticketKeys());
         return new EngineSettings(context, table.hasDefault() ? null : new UnknownServerNameRefusal(table));
+    }
+
+    private void applyTicketKeys(SslContext context, SessionTicketKeys keys) {
+        if (keys.isEmpty()) {
+            LOG.debug("No shared session ticket keys: the TLS engine's own per-process keys encrypt tickets");
+            return;
+        }
+        if (provider != SslProvider.OPENSSL) {
+            LOG.infof("Shared session ticket keys (periods %s) not applied: the JDK engine has no API for them, so "
+                    + "sessions resume only on this process", keys.periods());
+            return;
+        }
+        OpenSslSessionTicketKey[] ticketKeys = new OpenSslSessionTicketKey[keys.size()];
+        for (int i = 0; i < ticketKeys.length; i++) {
+            byte[] key = keys.key(i);
+            ticketKeys[i] = new OpenSslSessionTicketKey(
+                    Arrays.copyOfRange(key, 0, OpenSslSessionTicketKey.NAME_SIZE),
+                    Arrays.copyOfRange(key, OpenSslSessionTicketKey.NAME_SIZE,
+                            OpenSslSessionTicketKey.NAME_SIZE + OpenSslSessionTicketKey.HMAC_KEY_SIZE),
+                    Arrays.copyOfRange(key, OpenSslSessionTicketKey.NAME_SIZE + OpenSslSessionTicketKey.HMAC_KEY_SIZE,
+                            OpenSslSessionTicketKey.TICKET_KEY_SIZE));
+        }
+        // netty-tcnative encrypts with the first key and decrypts with any whose name a ticket carries (renewing
+        // such a ticket under the first key), which is the order SessionTicketKeys keeps.
+        ((OpenSslSessionContext) context.sessionContext()).setTicketKeys(ticketKeys);
+        LOG.debugf("Session ticket keys of periods %s applied (the first encrypts)", keys.periods());
     }
 
     /**

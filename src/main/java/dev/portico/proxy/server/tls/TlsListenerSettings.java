@@ -31,4 +31,12 @@ public interface TlsListenerSettings {
      * is shown a certificate for a name it did not ask for.
      */
     Optional<String> defaultCertificate();
+
+    /**
+     * How long one session ticket key encrypts new tickets. Every replica switches at the same multiples of it on
+     * its own clock ({@code floor(epoch seconds / rotation)}); a ticket stays resumable for one more period under the
+     * previous key, so it lives between one and two periods.
+     */
+    @WithDefault("12h")
+    Duration ticketKeyRotation();
 }
