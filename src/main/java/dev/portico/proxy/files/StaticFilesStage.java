@@ -1,5 +1,6 @@
 package dev.portico.proxy.files;
 
+import dev.portico.http.syntax.NonAsciiEscaping;
 import com.github.benmanes.caffeine.cache.Cache;
 import dev.portico.http.DateHeader;
 import dev.portico.http.coding.CompressionPolicy;
@@ -20,7 +21,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerResponse;
 import org.jboss.logging.Logger;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
@@ -177,29 +177,6 @@ public final class StaticFilesStage implements Stage {
                 exchange.request().method().name() + " is not allowed on a static file");
     }
 
-    /**
-     * The target is text (its raw UTF-8 decoded); a header is bytes. A raw non-ASCII query is written back as the
-     * percent-encoding of its UTF-8 bytes: the same URI, in the only form a Location may take (RFC 3986).
-     */
-    static String asciiUri(String target) {
-        int i = 0;
-        while (i < target.length() && target.charAt(i) < 0x80) {
-            i++;
-        }
-        if (i == target.length()) {
-            return target;
-        }
-        StringBuilder out = new StringBuilder(target.length() + 16).append(target, 0, i);
-        for (byte b : target.substring(i).getBytes(StandardCharsets.UTF_8)) {
-            if (b >= 0) {
-                out.append((char) b);
-            } else {
-                out.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xF, 16)))
-                        .append(Character.toUpperCase(Character.forDigit(b & 0xF, 16)));
-            }
-        }
-        return out.toString();
-    }
 
     /** To the directory's canonical URL, with a slash (and the query kept). */
     private static void redirect(Exchange exchange) {
@@ -208,7 +185,7 @@ public final class StaticFilesStage implements Stage {
         String location = query < 0 ? target + "/" : target.substring(0, query) + "/" + target.substring(query);
         HttpServerResponse response = exchange.response();
         response.setStatusCode(301);
-        response.headers().set(HttpHeaderNames.LOCATION, asciiUri(location));
+        response.headers().set(HttpHeaderNames.LOCATION, NonAsciiEscaping.escape(location));
         response.headers().set(HttpHeaderNames.DATE, DateHeader.now());
         response.headers().set(HttpHeaderNames.CONTENT_LENGTH, "0");
         FileResponder.finish(exchange, response::end);

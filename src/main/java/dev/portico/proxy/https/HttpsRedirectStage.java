@@ -1,12 +1,12 @@
 package dev.portico.proxy.https;
 
+import dev.portico.http.syntax.NonAsciiEscaping;
 import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.Stage;
 import dev.portico.proxy.core.StageFactory;
 import dev.portico.proxy.core.outcome.LocalReason;
 import io.vertx.core.http.HttpHeaders;
 
-import java.nio.charset.StandardCharsets;
 
 /**
  * A vhost's {@code tls.httpsRedirect}: a request on a cleartext listener is answered with {@code 308 Permanent
@@ -52,31 +52,7 @@ public final class HttpsRedirectStage implements Stage {
         if (tlsPort > 0 && tlsPort != 443) {
             url.append(':').append(tlsPort);
         }
-        return url.append(asciiTarget(target)).toString();
+        return url.append(NonAsciiEscaping.escape(target)).toString();
     }
 
-    /**
-     * The target is text (its raw UTF-8 decoded); a header is bytes. Non-ASCII in it (which the strict reader lets
-     * through only as UTF-8 in a query) is written back as the percent-encoding of its bytes: the same URI, in the
-     * only form a Location may take (RFC 3986).
-     */
-    private static String asciiTarget(String target) {
-        int i = 0;
-        while (i < target.length() && target.charAt(i) < 0x80) {
-            i++;
-        }
-        if (i == target.length()) {
-            return target;
-        }
-        StringBuilder out = new StringBuilder(target.length() + 16).append(target, 0, i);
-        for (byte b : target.substring(i).getBytes(StandardCharsets.UTF_8)) {
-            if (b >= 0) {
-                out.append((char) b);
-            } else {
-                out.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xF, 16)))
-                        .append(Character.toUpperCase(Character.forDigit(b & 0xF, 16)));
-            }
-        }
-        return out.toString();
-    }
 }
