@@ -5,6 +5,8 @@ import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
 import org.bouncycastle.util.io.pem.PemObject;
+import org.bouncycastle.asn1.x509.AccessDescription;
+import org.bouncycastle.asn1.x509.AuthorityInformationAccess;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.Extension;
 import org.bouncycastle.asn1.x509.GeneralName;
@@ -108,13 +110,13 @@ public final class TestPki {
     public static Issued ca(String name) {
         KeyPair keys = keys(Kind.EC_P256);
         return sign(name, null, keys, keys, null, true, Instant.now().minus(Duration.ofHours(1)),
-                Instant.now().plus(Duration.ofDays(365)));
+                Instant.now().plus(Duration.ofDays(365)), null);
     }
 
     /** An intermediate CA signed by {@code issuer}. */
     public static Issued intermediate(String name, Issued issuer) {
         return sign(name, issuer.certificate(), keys(Kind.EC_P256), issuer.keys(), null, true,
-                Instant.now().minus(Duration.ofHours(1)), Instant.now().plus(Duration.ofDays(365)));
+                Instant.now().minus(Duration.ofHours(1)), Instant.now().plus(Duration.ofDays(365)), null);
     }
 
     /** A leaf for {@code names} (the first is also the CN) signed by {@code issuer}, valid from an hour ago for 90 days. */
@@ -124,7 +126,14 @@ public final class TestPki {
     }
 
     public static Issued leaf(Issued issuer, KeyPair keys, Instant notBefore, Instant notAfter, String... names) {
-        return sign(names[0], issuer.certificate(), keys, issuer.keys(), List.of(names), false, notBefore, notAfter);
+        return sign(names[0], issuer.certificate(), keys, issuer.keys(), List.of(names), false, notBefore, notAfter,
+                null);
+    }
+
+    /** A leaf naming {@code ocspResponder} as its OCSP responder (Authority Information Access), as CAs issue them. */
+    public static Issued leafWithOcsp(Issued issuer, String ocspResponder, String... names) {
+        return sign(names[0], issuer.certificate(), keys(Kind.EC_P256), issuer.keys(), List.of(names), false,
+                Instant.now().minus(Duration.ofHours(1)), Instant.now().plus(Duration.ofDays(90)), ocspResponder);
     }
 
     /** PEM of {@code chain}, in the order given. */
@@ -151,7 +160,8 @@ public final class TestPki {
     }
 
     private static Issued sign(String name, X509Certificate issuer, KeyPair subjectKeys, KeyPair issuerKeys,
-                               List<String> dnsNames, boolean ca, Instant notBefore, Instant notAfter) {
+                               List<String> dnsNames, boolean ca, Instant notBefore, Instant notAfter,
+                               String ocspResponder) {
         try {
             X500Name subject = new X500Name("CN=" + name);
             X500Name issuerName = issuer == null ? subject
@@ -163,6 +173,11 @@ public final class TestPki {
             if (dnsNames != null) {
                 builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(dnsNames.stream()
                         .map(n -> new GeneralName(GeneralName.dNSName, n)).toArray(GeneralName[]::new)));
+            }
+            if (ocspResponder != null) {
+                builder.addExtension(Extension.authorityInfoAccess, false, new AuthorityInformationAccess(
+                        AccessDescription.id_ad_ocsp, new GeneralName(GeneralName.uniformResourceIdentifier,
+                        ocspResponder)));
             }
             String algorithm = issuerKeys.getPrivate().getAlgorithm().equals("RSA") ? "SHA256withRSA" : "SHA256withECDSA";
             X509Certificate certificate = new JcaX509CertificateConverter().getCertificate(

@@ -1,6 +1,7 @@
 package dev.portico.control.snapshot;
 
 import dev.portico.proxy.route.RoutingSnapshot;
+import dev.portico.proxy.route.OcspStaples;
 import dev.portico.proxy.route.SessionTicketKeys;
 import dev.portico.proxy.route.SnapshotCompiler;
 import dev.portico.proxy.route.SnapshotHolder;
@@ -39,6 +40,7 @@ public class SnapshotReloader {
     private volatile boolean stopping;
     private volatile String certificateProblem;
     private volatile SessionTicketKeys ticketKeys = SessionTicketKeys.NONE;
+    private volatile OcspStaples staples = OcspStaples.NONE;
 
     public SnapshotReloader(VhostSource source, SnapshotCompiler compiler, SnapshotHolder holder) {
         this.source = source;
@@ -99,7 +101,7 @@ public class SnapshotReloader {
                 fail(e instanceof CompileException ? e.getMessage() : "compiling failed: " + rootMessage(e));
                 return false;
             }
-            holder.publish(snapshot.withTicketKeys(ticketKeys));
+            holder.publish(snapshot.withTicketKeys(ticketKeys).withStaples(staples));
             certificateProblem = loaded.certificateProblem();
             if (certificateProblem != null) {
                 LOG.errorf("Snapshot version %d serves without some certificates: %s", snapshot.version(),
@@ -123,15 +125,34 @@ public class SnapshotReloader {
         lock.lock();
         try {
             ticketKeys = keys;
-            if (holder.hasPublished()) {
-                RoutingSnapshot current = holder.current();
-                RoutingSnapshot keyed = current.withTicketKeys(keys);
-                if (keyed != current) {
-                    holder.publish(keyed);
-                }
-            }
+            republish();
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Makes {@code responses} the OCSP responses stapled from this snapshot on, as {@link #useTicketKeys} does for
+     * keys: they are refreshed on the clock, not with the configuration.
+     */
+    public void useStaples(OcspStaples responses) {
+        lock.lock();
+        try {
+            staples = responses;
+            republish();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Publishes the current snapshot again with the ticket keys and staples in use, if they changed; under the lock. */
+    private void republish() {
+        if (holder.hasPublished()) {
+            RoutingSnapshot current = holder.current();
+            RoutingSnapshot updated = current.withTicketKeys(ticketKeys).withStaples(staples);
+            if (updated != current) {
+                holder.publish(updated);
+            }
         }
     }
 

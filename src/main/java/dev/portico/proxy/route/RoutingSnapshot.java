@@ -98,6 +98,13 @@ public final class RoutingSnapshot {
                 trustedProxies, viaPseudonym, keyed);
     }
 
+    /** This snapshot, same version, stapling {@code responses}: they are refreshed on the clock, not with the configuration. */
+    public RoutingSnapshot withStaples(OcspStaples responses) {
+        TlsTable stapled = tls.withStaples(responses);
+        return stapled == tls ? this : new RoutingSnapshot(version, builtAt, vhosts, byHostname, poolKeys,
+                trustedProxies, viaPseudonym, stapled);
+    }
+
     /** Stages whose response hooks decorate replies made before any vhost was chosen (e.g. an unknown host). */
     public Stage[] fallbackStages() {
         return FALLBACK_STAGES;

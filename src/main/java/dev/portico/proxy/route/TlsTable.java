@@ -71,9 +71,11 @@ public final class TlsTable {
     private final Map<String, Entry> byCertificateId;
     private final Entry defaultEntry;
     private final SessionTicketKeys ticketKeys;
+    private final OcspStaples staples;
 
     private TlsTable(Map<String, Entry> names, Map<String, Entry> byAlias, Map<String, Entry> byCertificateId,
-                     Entry defaultEntry, SessionTicketKeys ticketKeys) {
+                     Entry defaultEntry, SessionTicketKeys ticketKeys, OcspStaples staples) {
+        this.staples = Objects.requireNonNull(staples, "staples");
         this.names = Map.copyOf(names);
         this.byName = HostNameTable.of(this.names);
         this.byAlias = Map.copyOf(byAlias);
@@ -104,7 +106,8 @@ public final class TlsTable {
         if (defaultEntry != null) {
             aliases.put(defaultEntry.alias(), defaultEntry);
         }
-        return new TlsTable(normalised, aliases, byCertificateId, defaultEntry, SessionTicketKeys.NONE);
+        return new TlsTable(normalised, aliases, byCertificateId, defaultEntry, SessionTicketKeys.NONE,
+                OcspStaples.NONE);
     }
 
     /**
@@ -136,7 +139,7 @@ public final class TlsTable {
         }
         Map<String, Entry> aliases = new HashMap<>(byAlias);
         aliases.put(entry.alias(), entry);
-        return new TlsTable(names, aliases, byCertificateId, entry, ticketKeys);
+        return new TlsTable(names, aliases, byCertificateId, entry, ticketKeys, staples);
     }
 
     /** This table with {@code keys} as its session ticket keys (the first encrypts); itself when they are its own. */
@@ -144,7 +147,28 @@ public final class TlsTable {
         if (ticketKeys.equals(keys)) {
             return this;
         }
-        return new TlsTable(names, byAlias, byCertificateId, defaultEntry, keys);
+        return new TlsTable(names, byAlias, byCertificateId, defaultEntry, keys, staples);
+    }
+
+    /** This table stapling {@code responses}; itself when they are its own. */
+    public TlsTable withStaples(OcspStaples responses) {
+        if (staples.equals(responses)) {
+            return this;
+        }
+        return new TlsTable(names, byAlias, byCertificateId, defaultEntry, ticketKeys, responses);
+    }
+
+    /** The OCSP responses stapled in handshakes, by certificate alias. */
+    public OcspStaples staples() {
+        return staples;
+    }
+
+    /** Every certificate this table can present (by a name, as the default, or held by id), each once. */
+    public java.util.Collection<Entry> entries() {
+        java.util.Set<Entry> all = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        all.addAll(byAlias.values());
+        all.addAll(byCertificateId.values());
+        return all;
     }
 
     /** The session ticket keys: {@link SessionTicketKeys#NONE} leaves the engine its own per-process keys. */
@@ -183,7 +207,7 @@ public final class TlsTable {
         if (other == this) {
             return true;
         }
-        if (!ticketKeys.equals(other.ticketKeys) || !aliasOf(defaultEntry).equals(aliasOf(other.defaultEntry))
+        if (!ticketKeys.equals(other.ticketKeys) || !staples.equals(other.staples) || !aliasOf(defaultEntry).equals(aliasOf(other.defaultEntry))
                 || names.size() != other.names.size()) {
             return false;
         }

@@ -59,6 +59,8 @@ final class PorticoSslContextFactory implements SslContextFactory {
                 ? new OpenSslCachingX509KeyManagerFactory(keyManagers) : keyManagers;
         SslContext context = SslContextBuilder.forServer(factory)
                 .sslProvider(provider)
+                // Lets a certificate's OCSP response be stapled (SniKeyManager sets it per handshake); BoringSSL only.
+                .enableOcsp(provider == SslProvider.OPENSSL)
                 .protocols(profile.protocols().toArray(new String[0]))
                 .ciphers(profile.cipherSuites())
                 // HTTP/1.1 only until HTTP/2 is served: a client offering h2 falls back to it, and one offering

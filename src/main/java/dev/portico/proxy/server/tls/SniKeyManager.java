@@ -1,6 +1,7 @@
 package dev.portico.proxy.server.tls;
 
 import dev.portico.proxy.route.TlsTable;
+import io.netty.handler.ssl.ReferenceCountedOpenSslEngine;
 
 import javax.net.ssl.ExtendedSSLSession;
 import javax.net.ssl.SNIHostName;
@@ -40,7 +41,25 @@ final class SniKeyManager extends X509ExtendedKeyManager {
     @Override
     public String chooseEngineServerAlias(String keyType, Principal[] issuers, SSLEngine engine) {
         TlsTable.Entry entry = table.select(requestedServerName(engine.getHandshakeSession()));
-        return entry != null && entry.privateKey().getAlgorithm().equals(keyType) ? entry.alias() : null;
+        if (entry == null || !entry.privateKey().getAlgorithm().equals(keyType)) {
+            return null;
+        }
+        staple(entry, engine);
+        return entry.alias();
+    }
+
+    /**
+     * Hands BoringSSL the certificate's OCSP response, when there is one: set here, once the certificate is known
+     * and before the server's reply is written, so each name gets the response about its own certificate. The JDK's
+     * engine takes no response from outside (it only fetches its own), so it staples nothing.
+     */
+    private void staple(TlsTable.Entry entry, SSLEngine engine) {
+        if (engine instanceof ReferenceCountedOpenSslEngine) {
+            byte[] response = table.staples().forAlias(entry.alias());
+            if (response != null) {
+                ((ReferenceCountedOpenSslEngine) engine).setOcspResponse(response);
+            }
+        }
     }
 
     /** The host name the client asked for, or null when it sent none. */

@@ -39,4 +39,11 @@ public interface TlsListenerSettings {
      */
     @WithDefault("12h")
     Duration ticketKeyRotation();
+
+    /**
+     * Staple each certificate's OCSP response (fetched from the responder its CA names, refreshed at half its
+     * validity) in handshakes, with BoringSSL; the JDK's engine staples nothing. Read by the control plane.
+     */
+    @WithDefault("true")
+    boolean ocspStapling();
 }
