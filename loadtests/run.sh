@@ -17,6 +17,7 @@
 #   PORTICO_JAVA_OPTS            JVM flags (default: -XX:+UseSerialGC -Xms512m -Xmx512m)
 #   QUARKUS_DATASOURCE_JDBC_URL (+ _USERNAME, _PASSWORD)   use this PostgreSQL instead of an embedded one
 #   PORTICO_PORT, PORTICO_API_PORT, PORTICO_MGMT_PORT      Portico's ports (default 8080, 8081, 9000)
+#   PORTICO_TLS_PORT             Portico's TLS listener (default 8443; the TLS scenarios are in tls.sh)
 #   KEEP_WORK=1                  keep the temporary directory (logs, access log) even after a successful run
 #   HOLD=1                       measure nothing: start everything, check it, print the PIDs and wait (to profile
 #                                or strace a target by hand); Ctrl-C stops it all
@@ -53,8 +54,10 @@ PORTICO_JAVA_OPTS=${PORTICO_JAVA_OPTS:--XX:+UseSerialGC -Xms512m -Xmx512m}
 PORTICO_PORT=${PORTICO_PORT:-8080}
 PORTICO_API_PORT=${PORTICO_API_PORT:-8081}
 PORTICO_MGMT_PORT=${PORTICO_MGMT_PORT:-9000}
+PORTICO_TLS_PORT=${PORTICO_TLS_PORT:-8443}
 ORIGIN_PORT=18081        # fixed in nginx-origin.conf
 NGINX_PORT=18080         # fixed in nginx-proxy.conf
+NGINX_TLS_PORT=18443     # fixed in nginx-proxy.conf (the TLS scenarios of tls.sh)
 BENCH_HOST=bench.local
 CLK_TCK=$(getconf CLK_TCK)
 
@@ -90,7 +93,9 @@ VHOSTS_TO_DELETE=()
 # 32 hex digits: Portico refuses to start with a token shorter than 16 characters.
 ADMIN_TOKEN="bench-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
 
-log() { printf '[run.sh] %s\n' "$*" >&2; }
+# tls.sh sources this file for its functions and sets its own name here.
+LOG_NAME=${LOG_NAME:-run.sh}
+log() { printf '[%s] %s\n' "$LOG_NAME" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 
 # ----------------------------------------------------------------------------------------------------- cleanup
@@ -156,7 +161,8 @@ check_machine() {
     fi
     [[ $PROXY_CPU != "$LOAD_CPU" ]] || die "PROXY_CPU and LOAD_CPU must differ"
     local port
-    for port in "$ORIGIN_PORT" "$NGINX_PORT" "$PORTICO_PORT" "$PORTICO_API_PORT" "$PORTICO_MGMT_PORT"; do
+    for port in "$ORIGIN_PORT" "$NGINX_PORT" "$NGINX_TLS_PORT" "$PORTICO_PORT" "$PORTICO_TLS_PORT" \
+        "$PORTICO_API_PORT" "$PORTICO_MGMT_PORT"; do
         ! port_in_use "$port" || die "port $port is already in use (another Portico or nginx running?)"
     done
     command -v java >/dev/null || die "java (17+) is needed to run Portico"
@@ -167,6 +173,7 @@ install_packages() {
     local need=()
     command -v nginx >/dev/null || need+=(nginx)
     command -v wrk >/dev/null || need+=(wrk)
+    command -v openssl >/dev/null || need+=(openssl)     # the benchmark certificate (and tls.sh's s_time)
     ((${#need[@]} == 0)) && return 0
     [[ $(id -u) == 0 ]] || die "missing ${need[*]}: run 'sudo apt-get install -y nginx wrk' first"
     command -v apt-get >/dev/null || die "missing ${need[*]} and no apt-get to install them"
@@ -226,6 +233,20 @@ prepare_work() {
     make_text "$WORK/www/1k.txt" 1024
     make_text "$WORK/www/100k.txt" 102400
     chmod 644 "$WORK"/www/*
+    # nginx resolves ssl_certificate against the directory of its configuration file (not the -p prefix): the
+    # configurations run from the work directory, next to the certificate.
+    cp "$HERE/nginx-origin.conf" "$HERE/nginx-proxy.conf" "$WORK/"
+    make_certificate "$WORK/tls"
+}
+
+# A throw-away ECDSA P-256 certificate for the TLS listeners, naming the benchmark's hosts: nginx reads it from
+# tls/ (nginx-proxy.conf), tls.sh uploads the same one to Portico.
+make_certificate() {
+    mkdir -p "$1"
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj "/CN=$BENCH_HOST" \
+        -addext "subjectAltName=DNS:$BENCH_HOST,DNS:$CACHE_HOST,DNS:$STATIC_HOST,DNS:$COMPRESS_HOST" \
+        -keyout "$1/bench.key" -out "$1/bench.crt" 2>/dev/null || die "openssl could not make a certificate"
+    chmod 644 "$1/bench.crt"
 }
 
 wait_http() {   # wait_http URL SECONDS [PID]: until URL answers 2xx; fail early if PID died
@@ -241,7 +262,7 @@ wait_http() {   # wait_http URL SECONDS [PID]: until URL answers 2xx; fail early
 }
 
 start_nginx() {     # start_nginx NAME CPU PORT: sets the global PID variable for NAME
-    local name=$1 cpu=$2 port=$3 conf=$HERE/nginx-$1.conf
+    local name=$1 cpu=$2 port=$3 conf=$WORK/nginx-$1.conf
     nginx -t -q -p "$WORK/" -c "$conf" -e "$WORK/logs/$name-error.log" \
         || die "nginx rejected $conf (see $WORK/logs/$name-error.log)"
     taskset -c "$cpu" nginx -p "$WORK/" -c "$conf" -e "$WORK/logs/$name-error.log" \
@@ -277,6 +298,7 @@ start_portico() {
         export PORTICO_DATAPLANE_HOST=127.0.0.1 PORTICO_DATAPLANE_PORT=$PORTICO_PORT
         export QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT=$PORTICO_API_PORT
         export QUARKUS_MANAGEMENT_HOST=127.0.0.1 QUARKUS_MANAGEMENT_PORT=$PORTICO_MGMT_PORT
+        export PORTICO_DATAPLANE_TLS_PORT=$PORTICO_TLS_PORT
         # shellcheck disable=SC2086  # PORTICO_JAVA_OPTS is a list of flags
         exec taskset -c "$PROXY_CPU" java $PORTICO_JAVA_OPTS -jar "$PORTICO_APP_DIR/quarkus-run.jar"
     ) >"$WORK/portico.log" 2>&1 &
@@ -344,6 +366,9 @@ check_targets() {
 # ----------------------------------------------------------------------------------------------------- measuring
 target_port() { if [[ $1 == portico ]]; then echo "$PORTICO_PORT"; else echo "$NGINX_PORT"; fi; }
 
+# Where wrk sends a target's requests (tls.sh redefines it for https).
+target_url() { echo "http://127.0.0.1:$(target_port "$1")"; }
+
 # The targets of a scenario, by its coding: nginx (Debian's) compresses with gzip only.
 scenario_targets() { if [[ -z $1 || $1 == gzip ]]; then echo "${TARGETS[*]}"; else echo portico; fi; }
 
@@ -373,12 +398,10 @@ target_ticks() {
 }
 
 run_wrk() {     # run_wrk TARGET PATH SECONDS OUTFILE HOST [EXPECTED_BODY_BYTES [CODING]]
-    local port
-    port=$(target_port "$1")
     # Bounded twice: wrk's own -d, and timeout(1) in case wrk hangs.
     EXPECT_BYTES=${6:-} ACCEPT_ENCODING=${7:-} BENCH_HOST=$5 timeout -k 5 $(($3 + 30)) \
         taskset -c "$LOAD_CPU" wrk -t1 -c"$CONNECTIONS" -d"$3"s --timeout 5s -s "$HERE/report.lua" \
-        "http://127.0.0.1:$port$2" >"$4" 2>&1 || log "wrk exited with status $? ($1 $2)"
+        "$(target_url "$1")$2" >"$4" 2>&1 || log "wrk exited with status $? ($1 $2)"
 }
 
 result_field() {     # result_field NAME LINE: the number after " NAME=" in a RESULT line
@@ -439,8 +462,8 @@ report() {
             cpu[k] = cpu[k] " " ($4 > 0 ? ($8 * 1000 / tck) / $4 * 1000 : 0)    # CPU ms per 1000 requests
         }
         END {
-            head = "%-10s %-8s %12s %10s %8s %14s %13s\n"
-            row = "%-10s %-8s %12.0f %10.2f %8d %14.1f %13s\n"
+            head = "%-19s %-8s %12s %10s %8s %14s %13s\n"
+            row = "%-19s %-8s %12.0f %10.2f %8d %14.1f %13s\n"
             printf head, "scenario", "target", "req/s", "p99 ms", "errors", "CPU ms/1k req", "CPU vs nginx"
             for (i = 1; i <= count; i++) {
                 k = order[i]; split(k, parts, SUBSEP)
@@ -499,4 +522,7 @@ main() {
     report
 }
 
-main "$@"
+# Sourced (by tls.sh): functions only.
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+    main "$@"
+fi
