@@ -21,9 +21,16 @@ import java.util.List;
 public final class TlsOrigin implements AutoCloseable {
 
     private final HttpServer server;
+    private final java.util.concurrent.atomic.AtomicInteger requests;
 
-    private TlsOrigin(HttpServer server) {
+    private TlsOrigin(HttpServer server, java.util.concurrent.atomic.AtomicInteger requests) {
         this.server = server;
+        this.requests = requests;
+    }
+
+    /** Requests answered so far. */
+    public int requestCount() {
+        return requests.get();
     }
 
     /** Presents {@code certificate}; asks for no client certificate. */
@@ -47,14 +54,16 @@ public final class TlsOrigin implements AutoCloseable {
             options.setClientAuth(ClientAuth.REQUIRED)
                     .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(clientCa)));
         }
+        java.util.concurrent.atomic.AtomicInteger requests = new java.util.concurrent.atomic.AtomicInteger();
         HttpServer server = TestVertx.get().createHttpServer(options).requestHandler(request -> {
+            requests.incrementAndGet();
             JsonObject seen = new JsonObject()
                     .put("sni", request.connection().indicatedServerName())
                     .put("client", clientSubject(request.connection()))
                     .put("host", request.getHeader("Host"));
             request.response().putHeader("Content-Type", "application/json").end(seen.encode());
         });
-        return new TlsOrigin(TestVertx.await(server.listen()));
+        return new TlsOrigin(TestVertx.await(server.listen()), requests);
     }
 
     private static String clientSubject(io.vertx.core.http.HttpConnection connection) {

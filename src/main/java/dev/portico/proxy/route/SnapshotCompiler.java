@@ -54,6 +54,8 @@ public class SnapshotCompiler {
     private final long defaultMaxRequestBody;
     private final int eventLoops;
     private final Map<String, UpstreamHealth> health = new ConcurrentHashMap<>();
+    /** The health keys the compile for publishing in progress binds (only one runs at a time: {@link #compiling}). */
+    private Set<String> healthKeysInUse = new HashSet<>();
     /** The vhosts' state across snapshots, by vhost id, as the last compile for publishing left it. */
     private Map<UUID, VhostRuntime> runtimes = new HashMap<>();
     private final AtomicBoolean compiling = new AtomicBoolean();
@@ -103,6 +105,7 @@ public class SnapshotCompiler {
                 shares.put(spec.id(), new CacheRegistry.Share(spec.name(), spec.cache().maxBytes()));
             }
         }
+        healthKeysInUse = new HashSet<>();
         RoutingSnapshot snapshot = build(version, specs, caches.bind(shares), material);
         Map<UUID, VhostRuntime> next = new HashMap<>();
         for (CompiledVhost vhost : snapshot.vhosts()) {
@@ -112,15 +115,11 @@ public class SnapshotCompiler {
         // Only now: a compile that failed above leaves the published snapshot's states to the next one.
         runtimes = next;
         Set<String> names = new HashSet<>();
-        Set<String> origins = new HashSet<>();
         for (CompiledVhost vhost : snapshot.vhosts()) {
             names.add(vhost.name());
-            for (UpstreamSpec upstream : vhost.spec().upstreams()) {
-                origins.add(upstream.origin());
-            }
         }
         stats.retainVhosts(names);
-        health.keySet().retainAll(origins);
+        health.keySet().retainAll(healthKeysInUse);
         return snapshot;
     }
 
@@ -138,7 +137,7 @@ public class SnapshotCompiler {
         return viaPseudonym;
     }
 
-    /** Passive health of an upstream origin, if any vhost uses it. */
+    /** Passive health of an upstream origin with the default TLS settings, if any vhost uses it. */
     public UpstreamHealth healthOf(String origin) {
         return health.get(origin);
     }
@@ -196,11 +195,16 @@ public class SnapshotCompiler {
                                 VhostRuntime runtime, Map<String, TlsTable.Entry> certificates) {
         List<UpstreamTarget> targets = new ArrayList<>(spec.upstreams().size());
         for (UpstreamSpec upstream : spec.upstreams()) {
+            UpstreamTls.ClientCertificate clientCertificate = clientCertificate(upstream, certificates);
+            String healthKey = UpstreamTarget.healthKey(upstream, clientCertificate);
             UpstreamHealth upstreamHealth = bind
-                    ? health.computeIfAbsent(upstream.origin(), o -> new UpstreamHealth(maxFails, failTimeoutNanos))
+                    ? health.computeIfAbsent(healthKey, o -> new UpstreamHealth(maxFails, failTimeoutNanos))
                     : new UpstreamHealth(maxFails, failTimeoutNanos);
+            if (bind) {
+                healthKeysInUse.add(healthKey);
+            }
             UpstreamTarget target = UpstreamTarget.of(targets.size(), upstream, connectTimeout, upstreamHealth,
-                    clientCertificate(upstream, certificates));
+                    clientCertificate);
             if (bind) {
                 target.tls().warnIfUnverified(spec.name(), upstream);
             }

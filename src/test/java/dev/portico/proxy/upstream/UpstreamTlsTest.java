@@ -82,6 +82,25 @@ class UpstreamTlsTest extends DataPlaneTestSupport {
     }
 
     @Test
+    void oneVhostsFailingTlsSettingsDoNotMarkTheOriginDownForAnotherVhost() {
+        TlsOrigin shared = tlsOrigin(LOOPBACK);
+        TlsOrigin spare = tlsOrigin(LOOPBACK);
+        JsonObject trusting = new JsonObject().put("caBundle", PKI.caPem());
+        vhost(vhostWithTls("wrong-ca", shared.url(), null));
+        JsonObject two = vhostWithTls("two-upstreams", shared.url(), trusting);
+        two.getJsonArray("upstreams").add(new JsonObject().put("url", spare.url()).put("tls", trusting));
+        vhost(two);
+
+        assertTlsError(client().get("wrong-ca.test", "/"));
+        for (int i = 0; i < 4; i++) {
+            assertEquals(200, client().get("two-upstreams.test", "/").status());
+        }
+
+        assertEquals(2, shared.requestCount(), "the shared origin stays in the other vhost's rotation");
+        assertEquals(2, spare.requestCount());
+    }
+
+    @Test
     void withoutCaBundleAnUnknownCaFailsTheHandshakeWith502() {
         TlsOrigin origin = tlsOrigin(LOOPBACK);
         vhost(vhostWithTls("no-bundle", origin.url(), null));

@@ -21,12 +21,25 @@ public record UpstreamTarget(int index, UpstreamSpec spec, SocketAddress server,
      */
     public static UpstreamTarget of(int index, UpstreamSpec spec, int connectTimeoutMillis, UpstreamHealth health,
                                     UpstreamTls.ClientCertificate clientCertificate) {
-        UpstreamTls tls = spec.tlsSettings().isDefault() && clientCertificate == null
-                ? UpstreamTls.DEFAULT
-                : new UpstreamTls(spec.tlsSettings(), clientCertificate);
+        UpstreamTls tls = tls(spec, clientCertificate);
         String poolKey = spec.origin() + "|" + connectTimeoutMillis + tls.poolKeySuffix();
         return new UpstreamTarget(index, spec, SocketAddress.inetSocketAddress(spec.port(), spec.host()), poolKey,
                 health, tls);
+    }
+
+    /**
+     * What passive health is kept under: the origin, and its TLS settings when they are not the defaults. A
+     * handshake that fails because of one vhost's TLS settings (a wrong CA bundle, a missing client certificate)
+     * then marks down only the upstreams with those settings, never the origin for the other vhosts using it.
+     */
+    public static String healthKey(UpstreamSpec spec, UpstreamTls.ClientCertificate clientCertificate) {
+        return spec.origin() + tls(spec, clientCertificate).poolKeySuffix();
+    }
+
+    private static UpstreamTls tls(UpstreamSpec spec, UpstreamTls.ClientCertificate clientCertificate) {
+        return spec.tlsSettings().isDefault() && clientCertificate == null
+                ? UpstreamTls.DEFAULT
+                : new UpstreamTls(spec.tlsSettings(), clientCertificate);
     }
 
     /** The request target sent to this upstream: its base path, then the client's path and query. */
