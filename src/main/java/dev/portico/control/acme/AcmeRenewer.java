@@ -16,6 +16,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -48,6 +52,12 @@ public class AcmeRenewer {
     private final MeterRegistry metrics;
     private final AcmeStateMetrics stateMetrics;
     private final ReentrantLock round = new ReentrantLock();
+    /** Renews the lease while a round runs: an order (validation, issuance) can take longer than the lease lasts. */
+    private final ScheduledExecutorService heartbeat = Executors.newSingleThreadScheduledExecutor(task -> {
+        Thread thread = new Thread(task, "portico-acme-lease");
+        thread.setDaemon(true);
+        return thread;
+    });
     private volatile boolean stopping;
     private long heldEpoch = -1;
 
@@ -89,6 +99,7 @@ public class AcmeRenewer {
 
     void stop(@Observes ShutdownEvent event) {
         stopping = true;
+        heartbeat.shutdownNow();
         if (heldEpoch >= 0) {
             lease.release();
         }
@@ -116,15 +127,22 @@ public class AcmeRenewer {
                 LOG.infof("This replica (%s) renews ACME certificates (lease epoch %d, %d stale orders abandoned)",
                         claim.get().holder(), heldEpoch, abandoned);
             }
-            enrollment.synchronise();
-            List<AcmeVhostState> due = states.due(ORDERS_PER_ROUND);
-            for (AcmeVhostState state : due) {
-                if (stopping) {
-                    break;
+            long beat = Math.max(1, settings.leaseTtl().toMillis() / 3);
+            ScheduledFuture<?> renewing = heartbeat.scheduleAtFixedRate(() -> keep(claim.get()), beat, beat,
+                    TimeUnit.MILLISECONDS);
+            try {
+                enrollment.synchronise();
+                List<AcmeVhostState> due = states.due(ORDERS_PER_ROUND);
+                for (AcmeVhostState state : due) {
+                    if (stopping) {
+                        break;
+                    }
+                    attempt(state, claim.get());
                 }
-                attempt(state, claim.get());
+                return due.size();
+            } finally {
+                renewing.cancel(false);
             }
-            return due.size();
         } finally {
             round.unlock();
         }
@@ -180,6 +198,18 @@ public class AcmeRenewer {
             ledger.finish(order.get(), false, claim);
             count(names, "failed");
             LOG.errorf(e, "ACME order for %s failed inside Portico", names);
+        }
+    }
+
+    /** One heartbeat: a lost lease is only logged, the fence keeps the lost claim from writing anything. */
+    private void keep(LeaseClaim claim) {
+        try {
+            if (!lease.renew(claim)) {
+                LOG.warnf("The ACME renewer lease (epoch %d) was lost during a round; its writes are refused",
+                        claim.epoch());
+            }
+        } catch (RuntimeException e) {
+            LOG.warnf("Could not renew the ACME renewer lease: %s", e.getMessage());
         }
     }
 

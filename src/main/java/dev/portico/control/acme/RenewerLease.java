@@ -81,6 +81,26 @@ public class RenewerLease {
     }
 
     /** Gives the lease up at once (at shutdown), so another replica need not wait out the TTL. */
+    /**
+     * Extends a lease this replica still holds under {@code claim}'s epoch, as a long order goes on; never takes one
+     * over (that is {@link #acquire}'s job, between rounds).
+     *
+     * @return whether the lease is still this claim's
+     */
+    public boolean renew(LeaseClaim claim) {
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement update = connection.prepareStatement(
+                     "update acme_lease set expires_at = now() + ? * interval '1 millisecond' "
+                             + "where id = 1 and holder = ? and epoch = ? and expires_at >= now()")) {
+            update.setLong(1, ttl.toMillis());
+            update.setString(2, claim.holder());
+            update.setLong(3, claim.epoch());
+            return update.executeUpdate() == 1;
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot renew the ACME renewer lease: " + e.getMessage(), e);
+        }
+    }
+
     public void release() {
         try (Connection connection = dataSource.getConnection();
              PreparedStatement update = connection.prepareStatement(

@@ -62,6 +62,27 @@ class RenewerLeaseTest {
     }
 
     @Test
+    void aHolderRenewingDuringALongRoundKeepsTheLeaseAndALostClaimIsNotRenewed() throws Exception {
+        RenewerLease first = new RenewerLease(dataSource, "replica-a", TTL);
+        RenewerLease second = new RenewerLease(dataSource, "replica-b", TTL);
+        LeaseClaim claim = first.acquire().orElseThrow();
+
+        // A round three lease lifetimes long, renewed by its heartbeat: the other replica never gets in.
+        long end = System.nanoTime() + 3 * TTL.toNanos();
+        while (System.nanoTime() < end) {
+            assertTrue(first.renew(claim), "the holder's claim is renewed");
+            assertEquals(Optional.empty(), second.acquire(), "the lease is kept while renewed");
+            Thread.sleep(TTL.toMillis() / 4);
+        }
+
+        first.release();
+        LeaseClaim taken = second.acquire().orElseThrow();
+        assertEquals(false, first.renew(claim), "a claim taken over is not renewed");
+        assertEquals(Optional.of("replica-b"), RenewerLease.currentHolder(dataSource));
+        assertTrue(taken.epoch() > claim.epoch());
+    }
+
+    @Test
     void aFormerHoldersFencedWriteIsRefused() {
         RenewerLease first = new RenewerLease(dataSource, "replica-a", TTL);
         RenewerLease second = new RenewerLease(dataSource, "replica-b", TTL);
