@@ -1,6 +1,7 @@
 package dev.portico.proxy.core;
 
 import dev.portico.proxy.core.counters.ConnectionCounts;
+import dev.portico.proxy.core.counters.HandshakeCounts;
 import dev.portico.proxy.core.counters.VhostStats;
 import jakarta.inject.Singleton;
 
@@ -24,11 +25,13 @@ public class StatsRegistry {
     private final ConcurrentHashMap<String, VhostStats> byVhost = new ConcurrentHashMap<>();
     private final VhostStats unmatched;
     private final ConnectionCounts connections;
+    private final HandshakeCounts handshakes;
 
     public StatsRegistry(DataPlaneSettings config) {
         this.loops = config.eventLoopCount();
         this.unmatched = new VhostStats(UNMATCHED, loops);
         this.connections = new ConnectionCounts(loops);
+        this.handshakes = new HandshakeCounts(loops);
     }
 
     /** The stats of a vhost, created on first use. */
@@ -42,6 +45,11 @@ public class StatsRegistry {
 
     public ConnectionCounts connections() {
         return connections;
+    }
+
+    /** The TLS listeners' handshakes, full and resumed. */
+    public HandshakeCounts handshakes() {
+        return handshakes;
     }
 
     /** Forgets the vhosts that no longer exist, so deleted vhosts leave no series behind. */

@@ -7,6 +7,7 @@ import dev.portico.proxy.core.RequestObserver;
 import dev.portico.proxy.core.StatsRegistry;
 import dev.portico.proxy.route.SnapshotHolder;
 import dev.portico.proxy.server.offloop.DataPlaneLifecycle;
+import dev.portico.proxy.server.tls.HandshakeResumption;
 import dev.portico.proxy.upstream.pool.UpstreamClients;
 import io.netty.channel.ChannelFuture;
 import io.vertx.core.AbstractVerticle;
@@ -79,9 +80,13 @@ final class DataPlaneVerticle extends AbstractVerticle implements DataPlaneLifec
             ListenerServing serving = ListenerServing.of(listener, config, requests, certificates);
             servings.add(serving);
             int bindPort = listener.port() == 0 ? RANDOM_SHARED_PORT - i : listener.port();
+            boolean tls = listener.tls() != null;
             HttpServer server = serving.start(vertx, bindPort, connection -> {
                 services.stats().connections().opened(index);
                 connection.closeHandler(v -> services.stats().connections().closed(index));
+                if (tls) {
+                    services.stats().handshakes().completed(index, HandshakeResumption.of(connection));
+                }
             });
             servers.add(server);
             listening.add(server.listen());

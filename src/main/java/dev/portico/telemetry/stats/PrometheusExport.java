@@ -1,6 +1,7 @@
 package dev.portico.telemetry.stats;
 
 import dev.portico.proxy.core.StatsRegistry;
+import dev.portico.proxy.core.counters.HandshakeCounts;
 import dev.portico.proxy.core.counters.VhostStats;
 import dev.portico.proxy.core.outcome.CacheOutcome;
 import dev.portico.proxy.core.outcome.LocalReason;
@@ -23,7 +24,8 @@ import java.util.List;
  * {@code portico_request_duration_seconds{vhost}} and {@code portico_upstream_duration_seconds{vhost}}
  * (histograms), {@code portico_local_replies_total{reason}}, {@code portico_bytes_received_total{vhost}},
  * {@code portico_bytes_sent_total{vhost}}, {@code portico_in_flight_requests{vhost}},
- * {@code portico_client_connections} and {@code portico_dropped_total{what}}.
+ * {@code portico_client_connections}, {@code portico_tls_handshakes_total{resumed}} and
+ * {@code portico_dropped_total{what}}.
  */
 @Singleton
 public class PrometheusExport extends Collector {
@@ -97,12 +99,17 @@ public class PrometheusExport extends Collector {
         }
         GaugeMetricFamily connections = new GaugeMetricFamily("portico_client_connections",
                 "Open client connections to the data plane", registry.connections().active());
+        CounterMetricFamily handshakes = new CounterMetricFamily("portico_tls_handshakes",
+                "TLS handshakes completed by the data plane, by whether they resumed a session", List.of("resumed"));
+        for (HandshakeCounts.Kind kind : HandshakeCounts.Kind.values()) {
+            handshakes.addMetric(List.of(kind.label()), registry.handshakes().total(kind));
+        }
         CounterMetricFamily dropped = new CounterMetricFamily("portico_dropped",
                 "Accounting work dropped rather than slowing requests", List.of("what"));
         for (Drops.Kind drop : Drops.Kind.values()) {
             dropped.addMetric(List.of(drop.code()), drops.count(drop));
         }
-        return List.of(requests, bytesIn, bytesOut, inFlight, localReplies, connections, dropped, cache,
+        return List.of(requests, bytesIn, bytesOut, inFlight, localReplies, connections, handshakes, dropped, cache,
                 new MetricFamilySamples("portico_request_duration_seconds", Type.HISTOGRAM,
                         "Time from request head to the end of the response", latency),
                 new MetricFamilySamples("portico_upstream_duration_seconds", Type.HISTOGRAM,

@@ -16,6 +16,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.json.JsonObject;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import javax.net.ssl.SSLSocket;
 import java.net.URL;
@@ -105,6 +107,31 @@ class TlsObservabilityTest extends HttpsVhostTestSupport {
         assertTrue(line.containsKey("tls") && line.containsKey("sni"), line.encode());
         assertNull(line.getString("tls"));
         assertNull(line.getString("sni"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"TLSv1.2", "TLSv1.3"})
+    void handshakesAreCountedFullOrResumed(String protocol) throws Exception {
+        OriginServer origin = origin("resumed-" + protocol.charAt(6));
+        String host = "resumed" + protocol.charAt(6) + ".test";
+        String id = upload(leafValidFor(Duration.ofDays(90), host));
+        Api.create(httpsVhost("resumed-" + protocol.charAt(6), host, origin.url(), id, new JsonObject()));
+        Resumption client = new Resumption(host, protocol);
+        Scrape before = Scrape.of(metrics);
+
+        client.start(dataPlane.tlsPort());
+        boolean resumed = client.resumesOn(dataPlane.tlsPort()) & client.resumesOn(dataPlane.tlsPort());
+
+        assertTrue(resumed, "the data plane resumes its own sessions");
+        // Counted as the connection is handed over, before its first request: both are in by now (s_client read
+        // the responses), but other tests' handshakes may add to the totals.
+        Scrape after = Scrape.of(metrics);
+        String full = "portico_tls_handshakes_total{resumed=\"false\"}";
+        String again = "portico_tls_handshakes_total{resumed=\"true\"}";
+        assertTrue(after.value(full) - before.value(full) >= 1, "full handshakes: " + after);
+        assertTrue(after.value(again) - before.value(again) >= 2, "resumed handshakes: " + after);
+        assertEquals(before.value("portico_tls_handshakes_total{resumed=\"unknown\"}"),
+                after.value("portico_tls_handshakes_total{resumed=\"unknown\"}"), "BoringSSL tells them apart");
     }
 
     @Test
