@@ -7,12 +7,20 @@ package dev.portico.vhost;
  * @param tls         whether the URL is {@code https://}
  * @param basePath    empty, or a path starting with {@code /} and without a trailing slash
  * @param tlsSettings the TLS client settings; {@link UpstreamTlsSpec#DEFAULT} for {@code http://} upstreams
+ * @param protocol    HTTP/1.1, h2 ({@code https://} only) or h2c ({@code http://} only)
  */
 public record UpstreamSpec(String url, boolean tls, String host, int port, String basePath, int weight,
-                           UpstreamTlsSpec tlsSettings) {
+                           UpstreamTlsSpec tlsSettings, UpstreamProtocol protocol) {
 
     public UpstreamSpec {
         tlsSettings = tlsSettings == null ? UpstreamTlsSpec.DEFAULT : tlsSettings;
+        protocol = protocol == null ? UpstreamProtocol.HTTP_1_1 : protocol;
+    }
+
+    /** An HTTP/1.1 upstream. */
+    public UpstreamSpec(String url, boolean tls, String host, int port, String basePath, int weight,
+                        UpstreamTlsSpec tlsSettings) {
+        this(url, tls, host, port, basePath, weight, tlsSettings, UpstreamProtocol.HTTP_1_1);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.portico.control.definition;
 
+import dev.portico.vhost.UpstreamProtocol;
 import dev.portico.vhost.UpstreamSpec;
 import dev.portico.vhost.UpstreamTlsSpec;
 
@@ -18,6 +19,11 @@ final class UpstreamUrl {
      * @throws IllegalArgumentException with a reason fit for an API error
      */
     static UpstreamSpec parse(String url, int weight, UpstreamTlsSpec tlsSettings) {
+        return parse(url, weight, tlsSettings, null);
+    }
+
+    /** @param protocol the upstream's checked protocol (null for HTTP/1.1) */
+    static UpstreamSpec parse(String url, int weight, UpstreamTlsSpec tlsSettings, UpstreamProtocol protocol) {
         URI uri;
         try {
             uri = new URI(url.trim());
@@ -51,6 +57,6 @@ final class UpstreamUrl {
             path = path.substring(0, path.length() - 1);
         }
         return new UpstreamSpec(url.trim(), tls, host.toLowerCase(Locale.ROOT), port, path, weight,
-                tlsSettings);
+                tlsSettings, protocol);
     }
 }

@@ -108,7 +108,15 @@ public record VhostDefinition(
             Integer weight,
             @Schema(description = "How an https:// upstream's certificate is checked; only for https:// URLs. Null or "
                     + "left out: the JVM's trust store and the URL's host")
-            UpstreamTlsDefinition tls) {
+            UpstreamTlsDefinition tls,
+            @Schema(description = "How Portico speaks to the upstream: http/1.1, h2 (HTTP/2 negotiated by ALPN; "
+                    + "https:// only) or h2c (HTTP/2 with prior knowledge; http:// only). gRPC upstreams need h2 "
+                    + "or h2c", defaultValue = "http/1.1", enumeration = {"http/1.1", "h2", "h2c"})
+            String protocol) {
+
+        public UpstreamDefinition(String url, Integer weight, UpstreamTlsDefinition tls) {
+            this(url, weight, tls, null);
+        }
 
         /** The TLS client settings of one https:// upstream. */
         @Schema(name = "UpstreamTls")

@@ -7,6 +7,7 @@ import dev.portico.control.definition.VhostDefinition.AccessLogDefinition;
 import dev.portico.control.definition.VhostDefinition.HeaderRulesDefinition;
 import dev.portico.vhost.AccessLogSpec;
 import dev.portico.vhost.HeaderRules;
+import dev.portico.vhost.UpstreamProtocol;
 import dev.portico.vhost.UpstreamSpec;
 import dev.portico.vhost.VhostSpec;
 
@@ -52,7 +53,8 @@ public final class VhostMapper {
 
     public static VhostSpec toSpec(UUID id, long version, VhostDefinition d) {
         List<UpstreamSpec> upstreams = d.upstreams() == null ? List.of() : d.upstreams().stream()
-                .map(u -> UpstreamUrl.parse(u.url(), u.weight(), UpstreamTlsCheck.toSpec(u.tls())))
+                .map(u -> UpstreamUrl.parse(u.url(), u.weight(), UpstreamTlsCheck.toSpec(u.tls()),
+                        u.protocol() == null ? null : UpstreamProtocol.ofToken(u.protocol())))
                 .toList();
         return new VhostSpec(id, d.name(), version, d.hostnames(), d.enabled(), d.preserveHost(), upstreams,
                 DurationText.parse(d.connectTimeout()), DurationText.parse(d.readTimeout()), d.securityHeaders(),

@@ -6,6 +6,7 @@ import dev.portico.control.api.error.FieldError;
 import dev.portico.control.api.json.JsonRecordReader;
 import dev.portico.control.definition.VhostDefinition.HeaderRulesDefinition;
 import dev.portico.control.definition.VhostDefinition.UpstreamDefinition;
+import dev.portico.vhost.UpstreamProtocol;
 import dev.portico.http.HopByHopHeaders;
 
 import java.util.ArrayList;
@@ -203,12 +204,31 @@ public final class VhostValidator {
             try {
                 boolean https = UpstreamUrl.parse(upstream.url(), weight, null).tls();
                 out.add(new UpstreamDefinition(upstream.url().trim(), weight,
-                        UpstreamTlsCheck.normalise(field + ".tls", upstream.tls(), https, errors)));
+                        UpstreamTlsCheck.normalise(field + ".tls", upstream.tls(), https, errors),
+                        protocol(field + ".protocol", upstream.protocol(), https)));
             } catch (IllegalArgumentException e) {
                 error(field + ".url", e.getMessage());
             }
         }
         return out;
+    }
+
+    /** The upstream's protocol token, normalised; h2 needs TLS (ALPN) and h2c needs cleartext. */
+    private String protocol(String field, String raw, boolean https) {
+        if (raw == null) {
+            return UpstreamProtocol.HTTP_1_1.token();
+        }
+        UpstreamProtocol protocol = UpstreamProtocol.ofToken(raw);
+        if (protocol == null) {
+            error(field, "must be http/1.1, h2 or h2c");
+            return null;
+        }
+        if (protocol == UpstreamProtocol.H2 && !https) {
+            error(field, "h2 is negotiated by TLS ALPN and needs an https:// URL; use h2c for cleartext HTTP/2");
+        } else if (protocol == UpstreamProtocol.H2C && https) {
+            error(field, "h2c is cleartext HTTP/2 and needs an http:// URL; use h2 for HTTP/2 over TLS");
+        }
+        return protocol.token();
     }
 
     private String duration(String field, String value, String fallback) {

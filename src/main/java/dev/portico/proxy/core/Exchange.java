@@ -2,12 +2,14 @@ package dev.portico.proxy.core;
 
 import dev.portico.http.negotiation.AcceptEncoding;
 import dev.portico.proxy.core.outcome.CacheOutcome;
+import dev.portico.proxy.core.outcome.GrpcReply;
 import dev.portico.proxy.core.outcome.LocalReason;
 import dev.portico.proxy.core.outcome.LocalReply;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.streams.ReadStream;
 
 import java.util.Arrays;
@@ -311,7 +313,15 @@ public final class Exchange {
 
     /** Like {@link #replyLocal(LocalReason, String)}, closing the connection afterwards when asked to. */
     public void replyLocal(LocalReason reason, String detail, boolean closeConnection) {
-        reply(reason, LocalReply.problem(reason, detail, requestId), closeConnection);
+        if (GrpcReply.isGrpc(request.getHeader(HttpHeaders.CONTENT_TYPE)) && !headSent && !response.ended()
+                && !response.closed()) {
+            // A gRPC client reads grpc-status, not a problem document.
+            GrpcReply.describe(response.headers(), reason, detail, requestId,
+                    request.version() != HttpVersion.HTTP_2, closeConnection);
+            reply(reason, null, closeConnection, 200);
+            return;
+        }
+        reply(reason, LocalReply.problem(reason, detail, requestId), closeConnection, reason.status());
     }
 
     /**
@@ -319,10 +329,10 @@ public final class Exchange {
      * {@code Location}); the connection is handled as {@link #replyLocal} handles it.
      */
     public void replyLocalWithoutBody(LocalReason reason) {
-        reply(reason, null, false);
+        reply(reason, null, false, reason.status());
     }
 
-    private void reply(LocalReason reason, Buffer body, boolean closeConnection) {
+    private void reply(LocalReason reason, Buffer body, boolean closeConnection, int status) {
         reason(reason);
         if (headSent || response.ended() || response.closed()) {
             abort(reason);
@@ -330,10 +340,10 @@ public final class Exchange {
         }
         // An unread request body would otherwise sit in front of the next request on this connection.
         boolean close = closeConnection || !request.isEnded() && RequestTarget.hasBody(request);
-        response.setStatusCode(reason.status());
+        response.setStatusCode(status);
         if (body != null) {
             LocalReply.describe(response.headers(), body.length(), close);
-        } else {
+        } else if (status == reason.status()) {
             LocalReply.describeEmpty(response.headers(), close);
         }
         sendHead();

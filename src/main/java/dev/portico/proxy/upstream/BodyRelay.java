@@ -39,6 +39,13 @@ final class BodyRelay extends ReadDeadlines.Waiter {
         void sourceTimedOut(boolean destinationEnded);
 
         void destinationFailed(Throwable cause);
+
+        /**
+         * The source ended and the destination is about to: the moment to hand on the source's trailer fields
+         * (gRPC's {@code grpc-status}), which go out with the destination's end.
+         */
+        default void sourceEnded() {
+        }
     }
 
     private final ReadStream<Buffer> source;
@@ -212,6 +219,7 @@ final class BodyRelay extends ReadDeadlines.Waiter {
             if (detached) {
                 destinationEnded(Future.succeededFuture());
             } else {
+                outcome.sourceEnded();
                 destination.end(this::destinationEnded);
             }
         });

@@ -93,6 +93,20 @@ final class ResponseForwarding implements BodyRelay.Outcome {
         call.releasePool();
     }
 
+    /**
+     * Relays the upstream's trailer fields: gRPC puts its status there. They reach HTTP/1.1 clients in the last
+     * chunk of a chunked response (RFC 9112 section 7.1.2) and HTTP/2 clients as a trailing HEADERS frame.
+     */
+    @Override
+    public void sourceEnded() {
+        MultiMap trailers = upstream.trailers();
+        HttpServerResponse response = call.exchange().response();
+        if (!trailers.isEmpty()
+                && (response.isChunked() || call.exchange().request().version() == HttpVersion.HTTP_2)) {
+            HopByHopHeaders.of(trailers).copyEndToEnd(HeaderEntries.of(trailers), response.trailers(), null, null);
+        }
+    }
+
     @Override
     public void sourceFailed(Throwable cause) {
         finished = true;

@@ -7,6 +7,7 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.HostAndPort;
 
 /**
  * Pingora's upstream request phase for one attempt: the upstream request's head (the client's end-to-end fields,
@@ -18,6 +19,20 @@ final class UpstreamRequestWriter {
     private UpstreamRequestWriter() {
     }
 
+    /** Whether the client's {@code TE} lists {@code trailers} (RFC 9110 section 10.1.4). */
+    private static boolean wantsTrailers(MultiMap headers) {
+        for (String te : headers.getAll("TE")) {
+            for (String coding : te.split(",")) {
+                int params = coding.indexOf(';');
+                String name = (params < 0 ? coding : coding.substring(0, params)).trim();
+                if (name.equalsIgnoreCase("trailers")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     static void send(UpstreamCall call, HttpClientRequest request) {
         Exchange exchange = call.exchange();
         ForwardStage stage = call.stage();
@@ -25,7 +40,19 @@ final class UpstreamRequestWriter {
         MultiMap inHeaders = in.headers();
         MultiMap out = request.headers();
         HopByHopHeaders.of(inHeaders).copyEndToEnd(inHeaders, out, "Host", "Expect");
-        out.set(HttpHeaders.HOST, stage.hostFor(exchange, call.target()));
+        String host = stage.hostFor(exchange, call.target());
+        boolean http2 = call.target().spec().protocol().http2();
+        if (http2) {
+            // HTTP/2 names the host in :authority, never in a Host field (RFC 9113 section 8.3.1), and sends no
+            // connection-specific field (section 8.2.2; the copy above leaves them out) except TE: trailers, which
+            // gRPC servers require to know the client reads trailers.
+            request.authority(HostAndPort.parseAuthority(host, -1));
+            if (wantsTrailers(inHeaders)) {
+                out.set("te", "trailers");
+            }
+        } else {
+            out.set(HttpHeaders.HOST, host);
+        }
         out.set(Exchange.REQUEST_ID_HEADER, exchange.requestId());
         out.add(UpstreamCall.VIA, stage.via(in.version()));
         if (!RequestTarget.hasBody(in)) {
@@ -36,7 +63,7 @@ final class UpstreamRequestWriter {
         }
         // A request reset mid-body (client gone, timed out or broken framing) reports here too.
         request.exceptionHandler(UpstreamCall.IGNORED);
-        if (inHeaders.contains(HttpHeaders.TRANSFER_ENCODING)) {
+        if (!http2 && inHeaders.contains(HttpHeaders.TRANSFER_ENCODING)) {
             out.remove(HttpHeaders.CONTENT_LENGTH);
             request.setChunked(true);
         }

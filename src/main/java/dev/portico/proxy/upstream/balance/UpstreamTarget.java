@@ -7,7 +7,8 @@ import io.vertx.core.net.SocketAddress;
  * One upstream of a compiled vhost, with what the hot path needs precomputed.
  *
  * @param index position in its group (below 64, used as a bit in a per-request "tried" mask)
- * @param poolKey the per-event-loop connection pool to use: same origin, connect timeout and TLS settings share one
+ * @param poolKey the per-event-loop connection pool to use: same protocol, origin, connect timeout and TLS settings
+ *                share one
  * @param tls the TLS client settings, {@link UpstreamTls#DEFAULT} for {@code http://} upstreams
  */
 public record UpstreamTarget(int index, UpstreamSpec spec, SocketAddress server, String poolKey,
@@ -22,7 +23,9 @@ public record UpstreamTarget(int index, UpstreamSpec spec, SocketAddress server,
     public static UpstreamTarget of(int index, UpstreamSpec spec, int connectTimeoutMillis, UpstreamHealth health,
                                     UpstreamTls.ClientCertificate clientCertificate) {
         UpstreamTls tls = tls(spec, clientCertificate);
-        String poolKey = spec.origin() + "|" + connectTimeoutMillis + tls.poolKeySuffix();
+        // The protocol is part of the key: an h2 pool multiplexes, an HTTP/1.1 pool never does.
+        String poolKey = spec.protocol().token() + "|" + spec.origin() + "|" + connectTimeoutMillis
+                + tls.poolKeySuffix();
         return new UpstreamTarget(index, spec, SocketAddress.inetSocketAddress(spec.port(), spec.host()), poolKey,
                 health, tls);
     }

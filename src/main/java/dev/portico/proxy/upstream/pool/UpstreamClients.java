@@ -17,11 +17,12 @@ import io.vertx.core.net.PemTrustOptions;
 
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * The keep-alive connection pools of one event loop, one per upstream origin, connect timeout and TLS settings. Created on the
+ * The keep-alive connection pools of one event loop, one per upstream protocol, origin, connect timeout and TLS settings. Created on the
  * loop's thread, so every connection lives on that loop and a request never hops threads. Owned by one event
  * loop: not thread-safe.
  */
@@ -34,6 +35,8 @@ public final class UpstreamClients {
     /** The largest piece of a body relayed as one write (client and server side alike). */
     public static final int BODY_CHUNK_SIZE = 64 * 1024;
     static final int MAX_WAITING = 4096;
+    /** HTTP/2 connections per upstream pool and event loop; each multiplexes many streams. */
+    static final int HTTP2_CONNECTIONS = 2;
 
     private final Vertx vertx;
     private final Settings settings;
@@ -70,8 +73,13 @@ public final class UpstreamClients {
             HttpClient client = vertx.httpClientBuilder()
                     .with(options)
                     .with(options.getPoolOptions())
-                    // Runs as each connection opens, before its first request is written.
-                    .withConnectHandler(connection -> UpstreamCodec.install(connection, options))
+                    // Runs as each connection opens, before its first request is written. UpstreamCodec is
+                    // HTTP/1-only: an h2 connection's pipeline has no HTTP/1 codec to replace.
+                    .withConnectHandler(connection -> {
+                        if (!target.spec().protocol().http2()) {
+                            UpstreamCodec.install(connection, options);
+                        }
+                    })
                     .build();
             pool = new PooledClient(client);
             pools.put(target.poolKey(), pool);
@@ -120,8 +128,23 @@ public final class UpstreamClients {
                 .setTcpNoDelay(true)
                 .setShared(false)
                 .setName("portico-upstream");
+        if (target.spec().protocol().http2()) {
+            options.setProtocolVersion(HttpVersion.HTTP_2)
+                    // h2c with prior knowledge (RFC 9113 section 3.3): the Upgrade dance would cost a round trip
+                    // and send the first request as HTTP/1.1.
+                    .setHttp2ClearTextUpgrade(false)
+                    // Streams multiplex: a small pool per loop, each connection carrying as many concurrent streams
+                    // as the server's SETTINGS_MAX_CONCURRENT_STREAMS allows.
+                    .setHttp2MaxPoolSize(HTTP2_CONNECTIONS)
+                    .setHttp2KeepAliveTimeout(settings.keepAliveSeconds());
+        }
         if (target.spec().tls()) {
-            options.setSsl(true).setUseAlpn(false);
+            // ALPN only for h2, and then offering h2 alone: an upstream configured h2 that cannot speak it fails
+            // the handshake instead of silently serving HTTP/1.1.
+            options.setSsl(true).setUseAlpn(target.spec().protocol().http2());
+            if (target.spec().protocol().http2()) {
+                options.setAlpnVersions(List.of(HttpVersion.HTTP_2));
+            }
             configureTls(options, target.tls());
         }
         return options;
