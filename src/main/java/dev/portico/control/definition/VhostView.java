@@ -8,6 +8,7 @@ import dev.portico.control.definition.VhostDefinition.CompressionDefinition;
 import dev.portico.control.definition.VhostDefinition.HeaderRulesDefinition;
 import dev.portico.control.definition.VhostDefinition.StaticDefinition;
 import dev.portico.control.definition.VhostDefinition.UpstreamDefinition;
+import dev.portico.vhost.UpstreamProtocol;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.time.Instant;
@@ -50,12 +51,22 @@ public record VhostView(
 
     static VhostView of(UUID id, long version, VhostDefinition d, Instant createdAt, Instant updatedAt) {
         return new VhostView(id, version, d.name(), d.hostnames(), d.enabled(), d.preserveHost(),
-                d.upstreams(), d.connectTimeout(), d.readTimeout(), d.maxRequestBody(), d.securityHeaders(),
+                withProtocols(d.upstreams()), d.connectTimeout(), d.readTimeout(), d.maxRequestBody(), d.securityHeaders(),
                 HeaderRulesDefinition.inNameOrder(d.requestHeaders()),
                 HeaderRulesDefinition.inNameOrder(d.responseHeaders()), AccessLogDefinition.normalised(d.accessLog()),
                 CacheSettingsCheck.normalised(d.cache()), d.staticFiles(),
                 CompressionSettingsCheck.normalised(d.compression()), TlsSettingsCheck.normalised(d.tls()), createdAt,
                 updatedAt,
                 StaticRootProbe.warnings(d));
+    }
+
+    /** Vhosts stored before upstreams had a protocol read as what they are: http/1.1. */
+    private static List<UpstreamDefinition> withProtocols(List<UpstreamDefinition> stored) {
+        if (stored == null) {
+            return null;
+        }
+        return stored.stream().map(u -> u == null || u.protocol() != null ? u
+                : new UpstreamDefinition(u.url(), u.weight(), u.tls(),
+                        UpstreamProtocol.HTTP_1_1.token())).toList();
     }
 }
