@@ -11,6 +11,9 @@ import java.util.UUID;
  *
  * @param maxRequestBody the largest request body in bytes, {@code 0} for no limit, or null for the global default
  *                       ({@code portico.dataplane.max-request-body})
+ * @param websocket whether HTTP/1.1 {@code Upgrade} requests (WebSocket and other protocols) are forwarded as such
+ *                  and tunnelled once the upstream switches; otherwise they go upstream as plain requests
+ * @param websocketIdleTimeout how long a tunnel may carry no byte either way before both sides are closed
  */
 public record VhostSpec(
         UUID id,
@@ -30,7 +33,12 @@ public record VhostSpec(
         StaticSpec staticFiles,
         CompressionSpec compression,
         Long maxRequestBody,
-        TlsSpec tls) {
+        TlsSpec tls,
+        boolean websocket,
+        Duration websocketIdleTimeout) {
+
+    /** How long a WebSocket (or other upgraded) tunnel may stay silent both ways when the vhost does not say. */
+    public static final Duration DEFAULT_WEBSOCKET_IDLE_TIMEOUT = Duration.ofHours(1);
 
     public VhostSpec {
         hostnames = List.copyOf(hostnames);
@@ -39,5 +47,6 @@ public record VhostSpec(
         cache = cache == null ? CacheSpec.DISABLED : cache;
         compression = compression == null ? CompressionSpec.DISABLED : compression;
         tls = tls == null ? TlsSpec.NONE : tls;
+        websocketIdleTimeout = websocketIdleTimeout == null ? DEFAULT_WEBSOCKET_IDLE_TIMEOUT : websocketIdleTimeout;
     }
 }

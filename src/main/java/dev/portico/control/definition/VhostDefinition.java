@@ -66,7 +66,17 @@ public record VhostDefinition(
                 + "enabled")
         CompressionDefinition compression,
         @Schema(description = "HTTPS for this vhost: its certificate, the redirect from http and HSTS; off unless set")
-        TlsDefinition tls) {
+        TlsDefinition tls,
+        @Schema(description = "Forward HTTP/1.1 Upgrade requests (WebSocket and other protocols) to http/1.1 "
+                + "upstreams and relay the connection byte for byte once the upstream answers 101. When false, "
+                + "Upgrade and Connection: upgrade are dropped and the request goes upstream as a plain request, as "
+                + "nginx does without proxy_set_header Upgrade. HTTP/2 clients use HTTP/1.1 for WebSocket",
+                defaultValue = "true")
+        Boolean websocket,
+        @Schema(description = "Close a WebSocket (or other upgraded) connection on both sides after it carried no "
+                + "byte either way for this long, e.g. 30s, 10m, 1h (at most 7d)", defaultValue = "1h")
+        String websocketIdleTimeout) {
+
 
     /** HTTPS settings of one vhost. */
     @Schema(name = "VhostTls")

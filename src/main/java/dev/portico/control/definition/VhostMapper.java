@@ -61,7 +61,10 @@ public final class VhostMapper {
                 rules(d.requestHeaders()), rules(d.responseHeaders()), accessLog(d.accessLog()),
                 CacheSettingsCheck.toSpec(d.cache()), StaticSettingsCheck.toSpec(d.staticFiles()),
                 CompressionSettingsCheck.toSpec(d.compression()), RequestBodyLimitText.toBytes(d.maxRequestBody()),
-                TlsSettingsCheck.toSpec(d.tls()));
+                TlsSettingsCheck.toSpec(d.tls()), d.websocket() == null || d.websocket(),
+                d.websocketIdleTimeout() == null ? null
+                        : DurationText.parse(d.websocketIdleTimeout(), VhostValidator.MAX_WEBSOCKET_IDLE_TIMEOUT,
+                                false));
     }
 
     private static AccessLogSpec accessLog(AccessLogDefinition d) {

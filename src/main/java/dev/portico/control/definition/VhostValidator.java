@@ -9,6 +9,7 @@ import dev.portico.control.definition.VhostDefinition.UpstreamDefinition;
 import dev.portico.vhost.UpstreamProtocol;
 import dev.portico.http.HopByHopHeaders;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -31,6 +32,9 @@ public final class VhostValidator {
     static final int MAX_HEADER_RULES = 50;
     static final String DEFAULT_CONNECT_TIMEOUT = "5s";
     static final String DEFAULT_READ_TIMEOUT = "60s";
+    static final String DEFAULT_WEBSOCKET_IDLE_TIMEOUT = "1h";
+    /** A tunnel idle longer than a week is almost certainly leaked; nginx and Envoy have no larger defaults. */
+    static final Duration MAX_WEBSOCKET_IDLE_TIMEOUT = Duration.ofDays(7);
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
     private static final Pattern LABEL = Pattern.compile("[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?");
@@ -84,7 +88,10 @@ public final class VhostValidator {
                 cache,
                 staticFiles,
                 compression,
-                tls);
+                tls,
+                in.websocket() == null || in.websocket(),
+                v.duration("websocketIdleTimeout", in.websocketIdleTimeout(), DEFAULT_WEBSOCKET_IDLE_TIMEOUT,
+                        MAX_WEBSOCKET_IDLE_TIMEOUT));
         List<FieldError> all = new ArrayList<>(bindErrors);
         for (FieldError error : v.errors) {
             if (bindErrors.stream().noneMatch(bad -> within(error.field(), bad.field()))) {
@@ -232,11 +239,15 @@ public final class VhostValidator {
     }
 
     private String duration(String field, String value, String fallback) {
+        return duration(field, value, fallback, DurationText.MAX);
+    }
+
+    private String duration(String field, String value, String fallback, Duration max) {
         if (value == null) {
             return fallback;
         }
         try {
-            return DurationText.format(DurationText.parse(value));
+            return DurationText.format(DurationText.parse(value, max, false));
         } catch (IllegalArgumentException e) {
             error(field, e.getMessage());
             return value;

@@ -43,6 +43,8 @@ public record VhostView(
         StaticDefinition staticFiles,
         CompressionDefinition compression,
         VhostDefinition.TlsDefinition tls,
+        boolean websocket,
+        String websocketIdleTimeout,
         Instant createdAt,
         Instant updatedAt,
         @Schema(description = "What is accepted but will not work as it stands, such as a static.root that does not "
@@ -55,7 +57,12 @@ public record VhostView(
                 HeaderRulesDefinition.inNameOrder(d.requestHeaders()),
                 HeaderRulesDefinition.inNameOrder(d.responseHeaders()), AccessLogDefinition.normalised(d.accessLog()),
                 CacheSettingsCheck.normalised(d.cache()), d.staticFiles(),
-                CompressionSettingsCheck.normalised(d.compression()), TlsSettingsCheck.normalised(d.tls()), createdAt,
+                CompressionSettingsCheck.normalised(d.compression()), TlsSettingsCheck.normalised(d.tls()),
+                // Vhosts stored before WebSocket settings existed read with their defaults.
+                d.websocket() == null || d.websocket(),
+                d.websocketIdleTimeout() == null ? VhostValidator.DEFAULT_WEBSOCKET_IDLE_TIMEOUT
+                        : d.websocketIdleTimeout(),
+                createdAt,
                 updatedAt,
                 StaticRootProbe.warnings(d));
     }

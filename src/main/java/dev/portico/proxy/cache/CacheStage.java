@@ -88,6 +88,11 @@ public final class CacheStage implements Stage {
             exchange.cacheOutcome(CacheOutcome.BYPASS);
             return Flow.NEXT;
         }
+        if (exchange.upgrade() != null) {
+            // A protocol switch (WebSocket handshake) is a connection, not a representation: never stored, never
+            // answered from the store, never collapsed onto another request's fill.
+            return bypass(exchange, "Portico; fwd=request; detail=upgrade");
+        }
         MultiMap requestHeaders = exchange.request().headers();
         CacheControl requestControl = CacheControl.ofRequest(requestHeaders);
         if (requestControl.noStore()) {

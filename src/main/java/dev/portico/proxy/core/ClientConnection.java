@@ -42,6 +42,15 @@ public interface ClientConnection {
     boolean probeHalfClosed();
 
     /**
+     * The connection is about to switch protocols (a {@code 101} goes out next): from here on its bytes are not
+     * HTTP/1.1, so nothing may read them as requests, and its lifetime is the tunnel's (no HTTP idle timeout, and a
+     * client's FIN ends it). Call on the connection's loop before the {@code 101} is written. Only HTTP/1.1
+     * connections switch (an upgrade is never forwarded for another protocol): nothing to do elsewhere.
+     */
+    default void switchedProtocols() {
+    }
+
+    /**
      * What the TLS handshake of this connection settled (server name, protocol, cipher), or null on a cleartext
      * connection.
      */

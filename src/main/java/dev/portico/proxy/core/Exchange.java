@@ -1,10 +1,12 @@
 package dev.portico.proxy.core;
 
+import dev.portico.http.UpgradeRequest;
 import dev.portico.http.negotiation.AcceptEncoding;
 import dev.portico.proxy.core.outcome.CacheOutcome;
 import dev.portico.proxy.core.outcome.GrpcReply;
 import dev.portico.proxy.core.outcome.LocalReason;
 import dev.portico.proxy.core.outcome.LocalReply;
+import dev.portico.proxy.core.outcome.TunnelClose;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
@@ -52,6 +54,12 @@ public final class Exchange {
     private long durationNanos;
     private ClientConnection connection;
     private final Consumer<Exchange> onComplete;
+    private UpgradeRequest upgrade;
+    /** Set once the connection switched protocols: from the request head to the switch. */
+    private long handshakeNanos = -1;
+    private TunnelClose tunnelClose;
+    private long tunnelBytesIn;
+    private long tunnelBytesOut;
 
     public Exchange(HttpServerRequest request, LoopState loop, long startNanos, String requestId,
                     String clientAddress, boolean peerTrusted, Consumer<Exchange> onComplete) {
@@ -261,6 +269,9 @@ public final class Exchange {
             // Taken before any stage edits the request: header rules may rewrite what goes upstream.
             clientAcceptEncoding = AcceptEncoding.of(request.headers());
         }
+        if (request.headers().contains(HttpHeaders.UPGRADE)) {
+            upgrade = UpgradeRequest.of(request.method(), request.version(), request.headers());
+        }
         vhost.stats().slot(loop.index()).started();
         pipeline.start(vhost.stages());
         proceed();
@@ -365,6 +376,42 @@ public final class Exchange {
         }
     }
 
+    /** The protocol switch this request asks for and a proxy may forward; null for a plain request. */
+    public UpgradeRequest upgrade() {
+        return upgrade;
+    }
+
+    /**
+     * The {@code 101} head is set (status and fields): runs the response head phase like any response, then frees the
+     * connection of HTTP ({@link ClientConnection#switchedProtocols()}). The exchange then stays in flight until
+     * {@link #tunnelClosed}, which accounts it.
+     */
+    public void switchProtocols() {
+        sendHead();
+        handshakeNanos = System.nanoTime() - startNanos;
+        if (connection != null) {
+            connection.switchedProtocols();
+        }
+    }
+
+    /** The switched connection closed: accounts the exchange with what went through the tunnel. */
+    public void tunnelClosed(TunnelClose why, long bytesFromClient, long bytesToClient) {
+        tunnelClose = why;
+        tunnelBytesIn = bytesFromClient;
+        tunnelBytesOut = bytesToClient;
+        complete();
+    }
+
+    /** Why the tunnel this exchange became closed; null unless the connection switched protocols and closed. */
+    public TunnelClose tunnelClose() {
+        return tunnelClose;
+    }
+
+    /** From the request head to the {@code 101}; -1 unless the connection switched protocols. */
+    public long handshakeNanos() {
+        return handshakeNanos;
+    }
+
     /** Gives up on the request: records why and closes the client connection. */
     public void abort(LocalReason reason) {
         reason(reason);
@@ -407,13 +454,13 @@ public final class Exchange {
         return durationNanos;
     }
 
-    /** Request body bytes read from the client. */
+    /** Request body bytes read from the client; for a tunnel, the bytes it carried from the client. */
     public long bytesIn() {
-        return request.bytesRead();
+        return tunnelClose != null ? tunnelBytesIn : request.bytesRead();
     }
 
-    /** Response body bytes written to the client. */
+    /** Response body bytes written to the client; for a tunnel, the bytes it carried to the client. */
     public long bytesOut() {
-        return response.bytesWritten();
+        return tunnelClose != null ? tunnelBytesOut : response.bytesWritten();
     }
 }

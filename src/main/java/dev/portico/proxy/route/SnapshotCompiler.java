@@ -231,6 +231,7 @@ public class SnapshotCompiler {
 
     private ForwardStage forward(VhostSpec spec, UpstreamGroup group, int connectTimeout) {
         return new ForwardStage(group, spec.preserveHost(), HeaderRulesStage.hostOverride(spec.requestHeaders()),
-                connectTimeout, spec.readTimeout().toMillis(), viaPseudonym);
+                connectTimeout, spec.readTimeout().toMillis(), viaPseudonym, spec.websocket(),
+                spec.websocketIdleTimeout().toMillis());
     }
 }

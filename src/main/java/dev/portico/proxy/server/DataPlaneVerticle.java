@@ -8,6 +8,8 @@ import dev.portico.proxy.core.StatsRegistry;
 import dev.portico.proxy.route.SnapshotHolder;
 import dev.portico.proxy.server.offloop.DataPlaneLifecycle;
 import dev.portico.proxy.server.tls.HandshakeResumption;
+import dev.portico.proxy.tunnel.OpenTunnels;
+import dev.portico.proxy.core.outcome.TunnelClose;
 import dev.portico.proxy.upstream.pool.UpstreamClients;
 import io.netty.channel.ChannelFuture;
 import io.vertx.core.AbstractVerticle;
@@ -63,7 +65,7 @@ final class DataPlaneVerticle extends AbstractVerticle implements DataPlaneLifec
         loop = new LoopState(index, services.shared(), context,
                 vertx.createSharedWorkerExecutor("portico-files", FILE_WORKERS), config.clientBodyTimeout().toMillis());
         loop.put(UpstreamClients.PER_LOOP, upstreams);
-        SnapshotAdoption adoption = new SnapshotAdoption(upstreams);
+        SnapshotAdoption adoption = new SnapshotAdoption(upstreams, OpenTunnels.of(loop));
         loop.put(SnapshotAdoption.PER_LOOP, adoption);
         adoption.adopt(services.snapshots().current());
         ProxyRequestHandler requests = new ProxyRequestHandler(services.snapshots(), loop, adoption,
@@ -110,6 +112,11 @@ final class DataPlaneVerticle extends AbstractVerticle implements DataPlaneLifec
                 started.fail(result.cause());
             }
         });
+    }
+
+    @Override
+    public void closeTunnels() {
+        OpenTunnels.of(loop).closeAll(TunnelClose.SHUTDOWN);
     }
 
     @Override

@@ -131,8 +131,10 @@ final class ProxyRequestHandler {
     private void account(Exchange exchange) {
         loop.requestEnded();
         CompiledVhost vhost = exchange.vhost();
+        // A tunnel's life is in its own series; the request's latency runs to its 101.
+        long latencyNanos = exchange.handshakeNanos() >= 0 ? exchange.handshakeNanos() : exchange.durationNanos();
         (vhost == null ? stats.unmatched() : vhost.stats()).slot(loop.index()).completed(exchange.status(),
-                exchange.reason(), exchange.bytesIn(), exchange.bytesOut(), exchange.durationNanos(),
+                exchange.reason(), exchange.bytesIn(), exchange.bytesOut(), latencyNanos,
                 exchange.upstream().nanos(), exchange.cacheOutcome());
         for (RequestObserver observer : observers) {
             try {

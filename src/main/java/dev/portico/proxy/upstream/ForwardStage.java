@@ -25,13 +25,19 @@ public final class ForwardStage implements Stage {
     private final long readTimeoutMillis;
     private final CharSequence via11;
     private final CharSequence via10;
+    private final boolean websocket;
+    private final long websocketIdleTimeoutMillis;
 
     /**
      * @param hostOverride a {@code Host} value the vhost's request header rules fix, or null
      * @param viaPseudonym this instance's name in {@code Via}
+     * @param websocket whether Upgrade requests are forwarded as such (the vhost's {@code websocket})
      */
     public ForwardStage(UpstreamGroup group, boolean preserveHost, String hostOverride, int connectTimeoutMillis,
-                        long readTimeoutMillis, String viaPseudonym) {
+                        long readTimeoutMillis, String viaPseudonym, boolean websocket,
+                        long websocketIdleTimeoutMillis) {
+        this.websocket = websocket;
+        this.websocketIdleTimeoutMillis = websocketIdleTimeoutMillis;
         this.group = group;
         this.preserveHost = preserveHost;
         this.hostOverride = hostOverride;
@@ -68,6 +74,19 @@ public final class ForwardStage implements Stage {
 
     long readTimeoutMillis() {
         return readTimeoutMillis;
+    }
+
+    /**
+     * Whether this request's protocol switch goes to {@code target}: the vhost forwards upgrades and the upstream
+     * speaks HTTP/1.1 (HTTP/2 has no Upgrade). Otherwise the request goes as a plain one, its {@code Upgrade} and
+     * {@code Connection} dropped like any hop-by-hop field (nginx without {@code proxy_set_header Upgrade}).
+     */
+    boolean forwardsUpgrade(Exchange exchange, UpstreamTarget target) {
+        return websocket && exchange.upgrade() != null && !target.spec().protocol().http2();
+    }
+
+    long websocketIdleTimeoutMillis() {
+        return websocketIdleTimeoutMillis;
     }
 
     /** The {@code Via} entry for a message received with this HTTP version (RFC 9110 section 7.6.3). */

@@ -57,6 +57,8 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
     private BodyHandoff handoff;
     private boolean clientGone;
     private boolean headReceived;
+    /** This attempt forwards the client's protocol switch: its request asks the upstream to upgrade. */
+    private boolean upgrading;
 
     UpstreamCall(ForwardStage stage, Exchange exchange) {
         this.stage = stage;
@@ -88,8 +90,9 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
                 .setHost(next.tls().serverName())
                 .setMethod(exchange.request().method())
                 .setURI(next.uriFor(exchange.target().pathAndQuery()));
+        upgrading = stage.forwardsUpgrade(exchange, next);
         // No per-request connect timeout (a timer per request): the pool's TCP connect timeout is the vhost's.
-        pool.client().request(options).onComplete(this::connected);
+        (upgrading ? pool.upgradeClient() : pool.client()).request(options).onComplete(this::connected);
     }
 
     private void connected(AsyncResult<HttpClientRequest> result) {
@@ -206,7 +209,16 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
             releasePool();
             return;
         }
-        forwarding = new ResponseForwarding(this, result.result());
+        HttpClientResponse response = result.result();
+        if (upgrading) {
+            if (response.statusCode() == 101) {
+                UpgradeForwarding.switchProtocols(this, response);
+                return;
+            }
+            // Not switching: the request, which connect() left open, ends so the connection serves the next one.
+            upstreamRequest.end();
+        }
+        forwarding = new ResponseForwarding(this, response);
         forwarding.start(handoff);
     }
 
@@ -243,6 +255,10 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
 
     ForwardStage stage() {
         return stage;
+    }
+
+    boolean upgrading() {
+        return upgrading;
     }
 
     Exchange exchange() {

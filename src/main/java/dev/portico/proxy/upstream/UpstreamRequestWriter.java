@@ -55,6 +55,20 @@ final class UpstreamRequestWriter {
         }
         out.set(Exchange.REQUEST_ID_HEADER, exchange.requestId());
         out.add(UpstreamCall.VIA, stage.via(in.version()));
+        if (call.upgrading()) {
+            // Upgrade is hop-by-hop (RFC 9110 section 7.8): the copy left it out, and this hop asks for it itself.
+            out.set(HttpHeaders.CONNECTION, HttpHeaders.UPGRADE);
+            out.set(HttpHeaders.UPGRADE, exchange.upgrade().protocols());
+            call.awaitHead();
+            // The request never ends on a 101: the connection's close, when the tunnel ends, fails it; the response
+            // future (or the tunnel) reports what matters, so Vert.x need not log it as unhandled.
+            request.exceptionHandler(UpstreamCall.IGNORED);
+            request.connection().exceptionHandler(UpstreamCall.IGNORED);
+            // Sends the head without ending the request: on a 101 Vert.x hands the connection over as a socket.
+            request.connect();
+            in.resume();
+            return;
+        }
         if (!RequestTarget.hasBody(in)) {
             call.awaitHead();
             request.end();

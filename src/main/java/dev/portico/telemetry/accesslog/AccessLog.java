@@ -253,7 +253,9 @@ public class AccessLog implements RequestObserver {
         r.upstreamNanos = exchange.upstream().nanos();
         r.upstream = exchange.upstream().address();
         LocalReason reason = exchange.reason();
-        r.reason = reason == null ? null : reason.code();
+        // A tunnel's line says why it closed (client_closed, idle_timeout...), with its bytes and lifetime.
+        r.reason = reason != null ? reason.code()
+                : exchange.tunnelClose() != null ? exchange.tunnelClose().code() : null;
         r.userAgent = request.getHeader(HttpHeaders.USER_AGENT);
         r.referrer = request.getHeader(HttpHeaders.REFERER);
         ClientConnection connection = exchange.connection();

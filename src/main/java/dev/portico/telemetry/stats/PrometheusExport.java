@@ -5,6 +5,7 @@ import dev.portico.proxy.core.counters.HandshakeCounts;
 import dev.portico.proxy.core.counters.VhostStats;
 import dev.portico.proxy.core.outcome.CacheOutcome;
 import dev.portico.proxy.core.outcome.LocalReason;
+import dev.portico.proxy.core.outcome.TunnelClose;
 import dev.portico.telemetry.Drops;
 import dev.portico.telemetry.stats.offloop.StatsLedger;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
@@ -24,8 +25,11 @@ import java.util.List;
  * {@code portico_request_duration_seconds{vhost}} and {@code portico_upstream_duration_seconds{vhost}}
  * (histograms), {@code portico_local_replies_total{reason}}, {@code portico_bytes_received_total{vhost}},
  * {@code portico_bytes_sent_total{vhost}}, {@code portico_in_flight_requests{vhost}},
- * {@code portico_client_connections}, {@code portico_tls_handshakes_total{resumed}} and
- * {@code portico_dropped_total{what}}.
+ * {@code portico_client_connections}, {@code portico_tls_handshakes_total{resumed}},
+ * {@code portico_dropped_total{what}}, and for connections that switched protocols (WebSocket):
+ * {@code portico_tunnels_open{vhost}}, {@code portico_tunnels_closed_total{reason,vhost}},
+ * {@code portico_tunnel_bytes_received_total{vhost}}, {@code portico_tunnel_bytes_sent_total{vhost}} and
+ * {@code portico_tunnel_duration_seconds_total{vhost}} (counted as each tunnel closes).
  */
 @Singleton
 public class PrometheusExport extends Collector {
@@ -65,6 +69,7 @@ public class PrometheusExport extends Collector {
         long[] reasons = new long[LocalReason.values().length];
         CounterMetricFamily cache = new CounterMetricFamily("portico_cache_requests",
                 "Requests of cache-enabled vhosts by what the cache did", List.of("result", "vhost"));
+        TunnelFamilies tunnels = new TunnelFamilies();
 
         List<VhostStats> all = registry.vhosts();
         all.add(registry.unmatched());
@@ -86,6 +91,7 @@ public class PrometheusExport extends Collector {
                     cache.addMetric(List.of(outcome.code(), name), n);
                 }
             }
+            tunnels.add(name, totals);
             VhostStats.CumulativeLatency cumulative = ledger.cumulative(vhost, BOUNDS_SECONDS);
             addHistogram(latency, "portico_request_duration_seconds", name, cumulative.buckets(),
                     cumulative.count(), cumulative.sumSeconds());
@@ -109,11 +115,45 @@ public class PrometheusExport extends Collector {
         for (Drops.Kind drop : Drops.Kind.values()) {
             dropped.addMetric(List.of(drop.code()), drops.count(drop));
         }
-        return List.of(requests, bytesIn, bytesOut, inFlight, localReplies, connections, handshakes, dropped, cache,
-                new MetricFamilySamples("portico_request_duration_seconds", Type.HISTOGRAM,
-                        "Time from request head to the end of the response", latency),
-                new MetricFamilySamples("portico_upstream_duration_seconds", Type.HISTOGRAM,
-                        "Time from connecting to the upstream to its response head", upstream));
+        List<MetricFamilySamples> families = new ArrayList<>(List.of(requests, bytesIn, bytesOut, inFlight,
+                localReplies, connections, handshakes, dropped, cache));
+        tunnels.addTo(families);
+        families.add(new MetricFamilySamples("portico_request_duration_seconds", Type.HISTOGRAM,
+                        "Time from request head to the end of the response (for a tunnel: to its 101)", latency));
+        families.add(new MetricFamilySamples("portico_upstream_duration_seconds", Type.HISTOGRAM,
+                "Time from connecting to the upstream to its response head", upstream));
+        return families;
+    }
+
+    /** The series of connections that switched protocols (WebSocket tunnels), by vhost. */
+    private static final class TunnelFamilies {
+        private final GaugeMetricFamily open = new GaugeMetricFamily("portico_tunnels_open",
+                "Connections switched to another protocol (WebSocket) and relayed now", List.of("vhost"));
+        private final CounterMetricFamily closed = new CounterMetricFamily("portico_tunnels_closed",
+                "Tunnels closed, by why", List.of("reason", "vhost"));
+        private final CounterMetricFamily bytesIn = new CounterMetricFamily("portico_tunnel_bytes_received",
+                "Bytes closed tunnels carried from clients to upstreams", List.of("vhost"));
+        private final CounterMetricFamily bytesOut = new CounterMetricFamily("portico_tunnel_bytes_sent",
+                "Bytes closed tunnels carried from upstreams to clients", List.of("vhost"));
+        private final CounterMetricFamily seconds = new CounterMetricFamily("portico_tunnel_duration_seconds",
+                "Lifetimes of the closed tunnels, summed", List.of("vhost"));
+
+        void add(String vhost, VhostStats.Totals totals) {
+            open.addMetric(List.of(vhost), totals.tunnelsOpen());
+            for (TunnelClose why : TunnelClose.values()) {
+                long n = totals.tunnelsClosed(why);
+                if (n > 0) {
+                    closed.addMetric(List.of(why.code(), vhost), n);
+                }
+            }
+            bytesIn.addMetric(List.of(vhost), totals.tunnelBytesIn());
+            bytesOut.addMetric(List.of(vhost), totals.tunnelBytesOut());
+            seconds.addMetric(List.of(vhost), totals.tunnelSeconds());
+        }
+
+        void addTo(List<MetricFamilySamples> families) {
+            families.addAll(List.of(open, closed, bytesIn, bytesOut, seconds));
+        }
     }
 
     private static void addHistogram(List<MetricFamilySamples.Sample> samples, String name, String vhost, long[] buckets, long count,

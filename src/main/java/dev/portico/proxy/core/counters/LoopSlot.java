@@ -2,6 +2,7 @@ package dev.portico.proxy.core.counters;
 
 import dev.portico.proxy.core.outcome.CacheOutcome;
 import dev.portico.proxy.core.outcome.LocalReason;
+import dev.portico.proxy.core.outcome.TunnelClose;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SingleWriterRecorder;
 
@@ -22,7 +23,12 @@ public final class LoopSlot {
     static final int STATUS_1XX = 4;
     static final int REASONS = STATUS_1XX + 5;
     static final int CACHE = REASONS + LocalReason.values().length;
-    public static final int SIZE = CACHE + CacheOutcome.values().length;
+    static final int TUNNELS_OPENED = CACHE + CacheOutcome.values().length;
+    static final int TUNNEL_BYTES_IN = TUNNELS_OPENED + 1;
+    static final int TUNNEL_BYTES_OUT = TUNNEL_BYTES_IN + 1;
+    static final int TUNNEL_MICROS = TUNNEL_BYTES_OUT + 1;
+    static final int TUNNEL_CLOSES = TUNNEL_MICROS + 1;
+    public static final int SIZE = TUNNEL_CLOSES + TunnelClose.values().length;
 
     /** Latencies are recorded in microseconds, from 1 µs to an hour, to two significant digits. */
     static final long HIGHEST_MICROS = 3_600_000_000L;
@@ -85,6 +91,19 @@ public final class LoopSlot {
             }
             upstream.recordValue(clampMicros(upstreamNanos));
         }
+    }
+
+    /** A connection switched protocols: a tunnel is open until {@link #tunnelClosed}. */
+    public void tunnelOpened() {
+        add(TUNNELS_OPENED, 1);
+    }
+
+    /** A tunnel closed, having carried these bytes from and to the client over {@code lifeNanos}. */
+    public void tunnelClosed(TunnelClose why, long bytesFromClient, long bytesToClient, long lifeNanos) {
+        add(TUNNEL_CLOSES + why.ordinal(), 1);
+        add(TUNNEL_BYTES_IN, bytesFromClient);
+        add(TUNNEL_BYTES_OUT, bytesToClient);
+        add(TUNNEL_MICROS, lifeNanos / 1000);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.portico.proxy.core.counters;
 
 import dev.portico.proxy.core.outcome.CacheOutcome;
 import dev.portico.proxy.core.outcome.LocalReason;
+import dev.portico.proxy.core.outcome.TunnelClose;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -90,6 +91,34 @@ public final class VhostStats {
 
         public long cache(CacheOutcome outcome) {
             return counts[LoopSlot.CACHE + outcome.ordinal()];
+        }
+
+        /** Tunnels (switched connections) open now. */
+        public long tunnelsOpen() {
+            long closed = 0;
+            for (TunnelClose why : TunnelClose.values()) {
+                closed += tunnelsClosed(why);
+            }
+            return Math.max(0, counts[LoopSlot.TUNNELS_OPENED] - closed);
+        }
+
+        public long tunnelsClosed(TunnelClose why) {
+            return counts[LoopSlot.TUNNEL_CLOSES + why.ordinal()];
+        }
+
+        /** Bytes closed tunnels carried from the client to the upstream. */
+        public long tunnelBytesIn() {
+            return counts[LoopSlot.TUNNEL_BYTES_IN];
+        }
+
+        /** Bytes closed tunnels carried from the upstream to the client. */
+        public long tunnelBytesOut() {
+            return counts[LoopSlot.TUNNEL_BYTES_OUT];
+        }
+
+        /** The lifetimes of the closed tunnels, summed. */
+        public double tunnelSeconds() {
+            return counts[LoopSlot.TUNNEL_MICROS] / 1_000_000.0;
         }
     }
 

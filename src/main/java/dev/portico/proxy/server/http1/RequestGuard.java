@@ -9,6 +9,8 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
@@ -45,6 +47,8 @@ import java.io.IOException;
 public final class RequestGuard extends ChannelInboundHandlerAdapter implements ClientConnection {
 
     static final String NAME = "portico-request-guard";
+    /** The name of the handler Vert.x adds for the server's idle timeout. */
+    private static final String IDLE_HANDLER = "idle";
     private static final AttributeKey<RequestGuard> KEY = AttributeKey.valueOf(RequestGuard.class, "guard");
 
     /** nginx's {@code lingering_timeout}: a client quiet this long after a closing reply is done sending. */
@@ -147,6 +151,25 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter implements 
         }
         current.response().writeContinue();
         return true;
+    }
+
+    /**
+     * The guard leaves the pipeline: the bytes that follow the {@code 101} are the new protocol's, which it would
+     * refuse as malformed requests. So does the HTTP idle timeout (the tunnel keeps its own), and half-closure is
+     * turned off again: a tunnel ends when either peer closes, so a client's FIN must close the connection rather
+     * than wait for responses as it does between HTTP requests.
+     */
+    @Override
+    public void switchedProtocols() {
+        stop();
+        current = null;
+        Channel channel = ctx.channel();
+        channel.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, false);
+        ChannelPipeline pipeline = ctx.pipeline();
+        if (pipeline.get(IDLE_HANDLER) != null) {
+            pipeline.remove(IDLE_HANDLER);
+        }
+        pipeline.remove(this);
     }
 
     @Override

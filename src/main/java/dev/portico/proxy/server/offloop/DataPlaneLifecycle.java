@@ -49,6 +49,9 @@ public final class DataPlaneLifecycle {
 
         /** Runs on the instance's loop: lets every observer push out what this loop batched. */
         void flushObservers();
+
+        /** Runs on the instance's loop: closes its tunnels (WebSocket connections), which accounts them. */
+        void closeTunnels();
     }
 
     private final Vertx vertx;
@@ -110,7 +113,10 @@ public final class DataPlaneLifecycle {
         return inFlight;
     }
 
-    /** Final flush of every loop's observer batches, on the loops themselves, then the observers' own stop. */
+    /**
+     * Closes the tunnels left after the grace, then the final flush of every loop's observer batches, on the loops
+     * themselves, then the observers' own stop.
+     */
     public void flushObservers(RequestObserver[] observers) {
         List<CompletableFuture<Void>> flushed = new ArrayList<>();
         List<DataPlaneState.Loop> loops = state.loops();
@@ -118,6 +124,9 @@ public final class DataPlaneLifecycle {
             LoopInstance instance = instances.get(i);
             CompletableFuture<Void> done = new CompletableFuture<>();
             loops.get(i).context().runOnContext(v -> {
+                // Tunnels outlive any grace (they end when a peer closes): after it they are closed, and their
+                // exchanges accounted, so the final flush logs them.
+                instance.closeTunnels();
                 instance.flushObservers();
                 done.complete(null);
             });

@@ -20,6 +20,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The keep-alive connection pools of one event loop, one per upstream protocol, origin, connect timeout and TLS settings. Created on the
@@ -35,6 +36,8 @@ public final class UpstreamClients {
     /** The largest piece of a body relayed as one write (client and server side alike). */
     public static final int BODY_CHUNK_SIZE = 64 * 1024;
     static final int MAX_WAITING = 4096;
+    /** Upgraded connections (WebSocket tunnels) per event loop and upstream. */
+    static final int MAX_TUNNELS = 4096;
     /** HTTP/2 connections per upstream pool and event loop; each multiplexes many streams. */
     static final int HTTP2_CONNECTIONS = 2;
 
@@ -70,18 +73,11 @@ public final class UpstreamClients {
         PooledClient pool = pools.get(target.poolKey());
         if (pool == null) {
             HttpClientOptions options = options(target, connectTimeoutMillis);
-            HttpClient client = vertx.httpClientBuilder()
-                    .with(options)
-                    .with(options.getPoolOptions())
-                    // Runs as each connection opens, before its first request is written. UpstreamCodec is
-                    // HTTP/1-only: an h2 connection's pipeline has no HTTP/1 codec to replace.
-                    .withConnectHandler(connection -> {
-                        if (!target.spec().protocol().http2()) {
-                            UpstreamCodec.install(connection, options);
-                        }
-                    })
-                    .build();
-            pool = new PooledClient(client);
+            // Requests that ask to switch protocols get a client of their own: a connection that switches leaves
+            // HTTP for as long as its tunnel lives, and would hold one of the keep-alive pool's connections all
+            // that time. (Keep-alive stays on: off, Vert.x would send Connection: close instead of upgrade.)
+            HttpClientOptions upgradeOptions = new HttpClientOptions(options).setMaxPoolSize(MAX_TUNNELS);
+            pool = new PooledClient(client(target, options), () -> client(target, upgradeOptions));
             pools.put(target.poolKey(), pool);
         }
         pool.inFlight++;
@@ -107,6 +103,20 @@ public final class UpstreamClients {
             pool.retire();
         }
         pools.clear();
+    }
+
+    private HttpClient client(UpstreamTarget target, HttpClientOptions options) {
+        return vertx.httpClientBuilder()
+                .with(options)
+                .with(options.getPoolOptions())
+                // Runs as each connection opens, before its first request is written. UpstreamCodec is
+                // HTTP/1-only: an h2 connection's pipeline has no HTTP/1 codec to replace.
+                .withConnectHandler(connection -> {
+                    if (!target.spec().protocol().http2()) {
+                        UpstreamCodec.install(connection, options);
+                    }
+                })
+                .build();
     }
 
     private HttpClientOptions options(UpstreamTarget target, int connectTimeoutMillis) {
@@ -179,27 +189,50 @@ public final class UpstreamClients {
     /** One pool and the number of requests using it on this loop. */
     public static final class PooledClient {
         private final HttpClient client;
+        private final Supplier<HttpClient> upgradeClientFactory;
+        private HttpClient upgradeClient;
         private int inFlight;
         private boolean retired;
 
-        PooledClient(HttpClient client) {
+        PooledClient(HttpClient client, Supplier<HttpClient> upgradeClientFactory) {
             this.client = client;
+            this.upgradeClientFactory = upgradeClientFactory;
         }
 
         public HttpClient client() {
             return client;
         }
 
+        /**
+         * The client for requests that ask to switch protocols, apart from the keep-alive pool: a connection that
+         * gets a 101 becomes a tunnel and leaves HTTP for good (Vert.x closes it with the tunnel's socket); one that
+         * gets any other answer stays an HTTP connection for the next upgrade request. A tunnel holds this pool
+         * (not yet {@link #release()}d) until it closes, so retiring the pool never cuts it.
+         */
+        public HttpClient upgradeClient() {
+            if (upgradeClient == null) {
+                upgradeClient = upgradeClientFactory.get();
+            }
+            return upgradeClient;
+        }
+
         public void release() {
             if (--inFlight == 0 && retired) {
-                client.close();
+                close();
             }
         }
 
         void retire() {
             retired = true;
             if (inFlight == 0) {
-                client.close();
+                close();
+            }
+        }
+
+        private void close() {
+            client.close();
+            if (upgradeClient != null) {
+                upgradeClient.close();
             }
         }
     }

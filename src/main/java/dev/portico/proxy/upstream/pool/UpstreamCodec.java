@@ -41,7 +41,8 @@ import java.util.List;
  *   <li>Interim responses other than 100 and 101 (RFC 9110 section 15.2). Vert.x reports 100 and 103 and takes any
  *   other 1xx, such as 102, for the final response. They are taken out here and handed to the
  *   {@link InterimListener} of the request in flight, and Vert.x sees only the final response. A 101 is made a
- *   malformed response: Portico never asks to switch protocols.</li>
+ *   malformed response unless the request asked to switch ({@code Connection: upgrade}, a forwarded WebSocket
+ *   handshake).</li>
  * </ul>
  * {@code HttpClientCodec} is final and keeps its decoder's buffer to itself, hence a codec of Portico's own. It keeps
  * the name {@code "codec"}: Vert.x removes the handler by that name when a connection switches protocols. Lives on
@@ -59,6 +60,8 @@ public final class UpstreamCodec extends CombinedChannelDuplexHandler<HttpRespon
 
     /** Methods of the requests sent and not yet answered by a final response head; one without pipelining. */
     private final ArrayDeque<HttpMethod> unanswered = new ArrayDeque<>(2);
+    /** The request in flight asked to switch protocols ({@code Connection: upgrade}): a 101 may answer it. */
+    private boolean upgradeAsked;
     private InterimListener listener;
 
     private UpstreamCodec(HttpDecoderConfig config) {
@@ -99,6 +102,8 @@ public final class UpstreamCodec extends CombinedChannelDuplexHandler<HttpRespon
         protected void encode(ChannelHandlerContext ctx, Object msg, List<Object> out) throws Exception {
             if (msg instanceof HttpRequest request) {
                 unanswered.add(request.method());
+                upgradeAsked = request.headers().contains(HttpHeaderNames.UPGRADE)
+                        && request.headers().containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE, true);
             }
             super.encode(ctx, msg, out);
         }
@@ -164,10 +169,17 @@ public final class UpstreamCodec extends CombinedChannelDuplexHandler<HttpRespon
                 // Left to Vert.x, which drops it: Portico answers a client's Expect itself and never sends one.
                 return false;
             }
+            if (status == 101 && upgradeAsked) {
+                // The switch the request asked for: the final head. Vert.x removes this codec as it reads it (the
+                // bytes after it belong to the new protocol) and hands the connection over as a socket.
+                unanswered.poll();
+                listener = null;
+                return false;
+            }
             if (status == 101) {
-                // Portico never forwards Upgrade (a hop-by-hop field), so this switch was not asked for (RFC 9110
-                // section 15.2.2). Relayed, it left the client waiting for a response that never came; as a
-                // malformed response, Vert.x fails the request (a 502) and closes the connection.
+                // A switch the request did not ask for (RFC 9110 section 15.2.2: only to a request with Upgrade).
+                // Relayed, it left the client waiting for a response that never came; as a malformed response,
+                // Vert.x fails the request (a 502) and closes the connection.
                 head.setDecoderResult(DecoderResult.failure(
                         new ProtocolException("101 Switching Protocols to a request without Upgrade")));
                 return false;

@@ -92,6 +92,13 @@ class VhostValidationTest {
                 invalid("duration over an hour", "readTimeout", v -> v.put("readTimeout", "2h")),
                 invalid("duration in days", "readTimeout", v -> v.put("readTimeout", "1d")),
                 invalid("negative duration", "readTimeout", v -> v.put("readTimeout", "-5s")),
+                invalid("websocket idle timeout over a week", "websocketIdleTimeout",
+                        v -> v.put("websocketIdleTimeout", "8d")),
+                invalid("zero websocket idle timeout", "websocketIdleTimeout",
+                        v -> v.put("websocketIdleTimeout", "0s")),
+                invalid("websocket idle timeout without unit", "websocketIdleTimeout",
+                        v -> v.put("websocketIdleTimeout", "60")),
+                invalid("websocket that is no boolean", "websocket", v -> v.put("websocket", "yes")),
                 invalid("set Connection", "requestHeaders.set.Connection",
                         v -> rules(v, "requestHeaders", "set", Map.of("Connection", "close"))),
                 invalid("add Transfer-Encoding", "responseHeaders.add.Transfer-Encoding",
@@ -165,6 +172,20 @@ class VhostValidationTest {
         Response response = Api.given().body(body.encode()).post(VHOSTS);
 
         response.then().statusCode(201).body("hostnames", contains("*.example.com", "192.0.2.10", "[::1]"));
+    }
+
+    @Test
+    void webSocketSettingsDefaultToOnForAnHourAndReadBackNormalised() {
+        Api.given().body(valid().encode()).post(VHOSTS).then().statusCode(201)
+                .body("websocket", equalTo(true)).body("websocketIdleTimeout", equalTo("1h"));
+        JsonObject off = valid().put("name", "ws-off").put("hostnames", new JsonArray().add("ws-off.example.com"))
+                .put("websocket", false).put("websocketIdleTimeout", "5400s");
+
+        Api.given().body(off.encode()).post(VHOSTS).then().statusCode(201)
+                .body("websocket", equalTo(false)).body("websocketIdleTimeout", equalTo("90m"));
+        JsonObject week = valid().put("name", "ws-week").put("hostnames", new JsonArray().add("ws-week.example.com"))
+                .put("websocketIdleTimeout", "7d");
+        Api.given().body(week.encode()).post(VHOSTS).then().statusCode(201).body("websocketIdleTimeout", equalTo("7d"));
     }
 
     @Test
