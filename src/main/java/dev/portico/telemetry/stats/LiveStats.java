@@ -41,6 +41,19 @@ public record LiveStats(
             long bytesOut,
             @Schema(description = "End-to-end latency in the last interval, ms") Latency latencyMs,
             @Schema(description = "Time to the upstream's response head in the last interval, ms")
-            Latency upstreamLatencyMs) {
+            Latency upstreamLatencyMs,
+            @Schema(description = "Connections switched to another protocol (WebSocket) after a 101")
+            TunnelLiveStats tunnels) {
+    }
+
+    /** The tunnels of one vhost (or in total): open now, and what the closed ones carried, since start. */
+    @Schema(name = "TunnelLiveStats")
+    public record TunnelLiveStats(
+            @Schema(description = "Tunnels open now") long open,
+            @Schema(description = "Closed tunnels by why: client_closed, upstream_closed, error, idle_timeout, "
+                    + "vhost_removed, shutdown (non-zero only)") Map<String, Long> closed,
+            @Schema(description = "Bytes closed tunnels carried from clients") long bytesIn,
+            @Schema(description = "Bytes closed tunnels carried to clients") long bytesOut,
+            @Schema(description = "Lifetimes of the closed tunnels, summed, in seconds") double seconds) {
     }
 }

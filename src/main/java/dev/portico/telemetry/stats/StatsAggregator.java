@@ -6,6 +6,7 @@ import dev.portico.proxy.core.counters.LoopSlot;
 import dev.portico.proxy.core.counters.VhostStats;
 import dev.portico.proxy.core.outcome.CacheOutcome;
 import dev.portico.proxy.core.outcome.LocalReason;
+import dev.portico.proxy.core.outcome.TunnelClose;
 import dev.portico.telemetry.Drops;
 import dev.portico.telemetry.stats.LiveStats.VhostLiveStats;
 import dev.portico.telemetry.stats.offloop.StatsLedger;
@@ -147,7 +148,19 @@ public class StatsAggregator {
             }
         }
         return new VhostLiveStats(name, totals.requests(), round(rate), totals.inFlight(), status, reasons, cache,
-                totals.bytesIn(), totals.bytesOut(), latency, upstream);
+                totals.bytesIn(), totals.bytesOut(), latency, upstream, tunnels(totals));
+    }
+
+    private static LiveStats.TunnelLiveStats tunnels(VhostStats.Totals totals) {
+        Map<String, Long> closed = new LinkedHashMap<>();
+        for (TunnelClose why : TunnelClose.values()) {
+            long n = totals.tunnelsClosed(why);
+            if (n > 0) {
+                closed.put(why.code(), n);
+            }
+        }
+        return new LiveStats.TunnelLiveStats(totals.tunnelsOpen(), closed, totals.tunnelBytesIn(),
+                totals.tunnelBytesOut(), round(totals.tunnelSeconds()));
     }
 
     private static VhostLiveStats empty(String name) {

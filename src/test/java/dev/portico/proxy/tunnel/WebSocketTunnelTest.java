@@ -41,6 +41,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -251,11 +252,18 @@ class WebSocketTunnelTest extends DataPlaneTestSupport {
         vhost(Api.vhost("gauge", "gauge.test", origin.url()));
         WebSocket ws = clients.open("gauge.test", "/");
         assertEquals(1, Scrape.of(metrics).value("portico_tunnels_open{vhost=\"gauge\"}"));
+        Eventually.within(WAIT, () -> Api.given().get("/api/v1/stats").then().statusCode(200)
+                .body("vhosts.find { it.vhost == 'gauge' }.tunnels.open", equalTo(1)));
         CompletableFuture<Short> closed = closed(ws);
         ws.close();
         closed.get(10, TimeUnit.SECONDS);
         Eventually.within(WAIT, () -> assertEquals(0,
                 Scrape.of(metrics).value("portico_tunnels_open{vhost=\"gauge\"}")));
+        Eventually.within(WAIT, () -> Api.given().get("/api/v1/stats").then().statusCode(200)
+                .body("vhosts.find { it.vhost == 'gauge' }.tunnels.open", equalTo(0))
+                // Which side's TCP close came first: after a WebSocket close handshake, usually the server's
+                // (RFC 6455 section 7.1.1), so upstream_closed though the client began it.
+                .body("vhosts.find { it.vhost == 'gauge' }.tunnels.closed.values().sum()", equalTo(1)));
     }
 
     @Test
