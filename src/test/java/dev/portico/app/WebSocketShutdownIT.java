@@ -55,15 +55,15 @@ class WebSocketShutdownIT {
                 WebSocket ws = clients.open("it-ws.test", "/");
                 CompletableFuture<String> echo = new CompletableFuture<>();
                 ws.textMessageHandler(echo::complete);
-                CompletableFuture<Void> closed = new CompletableFuture<>();
-                ws.closeHandler(v -> closed.complete(null));
+                CompletableFuture<Short> closed = new CompletableFuture<>();
+                ws.closeHandler(v -> closed.complete(ws.closeStatusCode()));
 
                 long sigterm = System.nanoTime();
                 running.process.toHandle().destroy();
                 // Draining: the open tunnel still works.
                 TestVertx.await(ws.writeTextMessage("still here"));
                 assertEquals("still here", echo.get(5, TimeUnit.SECONDS));
-                closed.get(20, TimeUnit.SECONDS);
+                assertEquals((short) 1001, closed.get(20, TimeUnit.SECONDS), "Going Away");
                 assertTrue(System.nanoTime() - sigterm >= TimeUnit.MILLISECONDS.toNanos(2500),
                         "closed only once the grace passed");
             }

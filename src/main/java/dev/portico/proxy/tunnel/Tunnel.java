@@ -35,8 +35,14 @@ public final class Tunnel {
     private long bytesToClient;
     private long idleTimer = -1;
     private boolean closed;
+    /** For a WebSocket: where each direction's frames end, so Portico's own close frame can go between two. */
+    private final FrameBoundary toClient;
+    private final FrameBoundary toUpstream;
 
-    private Tunnel(Exchange exchange, NetSocket client, NetSocket upstream, long idleTimeoutMillis, Runnable released) {
+    private Tunnel(Exchange exchange, NetSocket client, NetSocket upstream, long idleTimeoutMillis, Runnable released,
+                   boolean webSocket) {
+        this.toClient = webSocket ? new FrameBoundary() : null;
+        this.toUpstream = webSocket ? new FrameBoundary() : null;
         this.exchange = exchange;
         this.client = client;
         this.upstream = upstream;
@@ -49,10 +55,12 @@ public final class Tunnel {
      * Starts relaying between two switched sockets of the exchange's loop, both paused.
      *
      * @param released run once when the tunnel closes: gives back what the upstream side held (its pool)
+     * @param webSocket whether the protocol switched to is WebSocket: then Portico's own closes (vhost removed,
+     *                  shutdown) send each side a close frame first, where that side's framing allows
      */
     public static Tunnel start(Exchange exchange, NetSocket client, NetSocket upstream, long idleTimeoutMillis,
-                               Runnable released) {
-        Tunnel tunnel = new Tunnel(exchange, client, upstream, idleTimeoutMillis, released);
+                               Runnable released, boolean webSocket) {
+        Tunnel tunnel = new Tunnel(exchange, client, upstream, idleTimeoutMillis, released, webSocket);
         tunnel.relay(client, upstream, true);
         tunnel.relay(upstream, client, false);
         tunnel.registry.add(tunnel);
@@ -96,6 +104,10 @@ public final class Tunnel {
         } else {
             bytesToClient += buffer.length();
         }
+        FrameBoundary frames = fromClient ? toUpstream : toClient;
+        if (frames != null) {
+            frames.follow(buffer);
+        }
         to.write(buffer);
         if (to.writeQueueFull()) {
             from.pause();
@@ -123,6 +135,21 @@ public final class Tunnel {
     }
 
     /**
+     * RFC 6455's 1001 Going Away to each side standing between two frames, so a client sees why and may reconnect
+     * elsewhere instead of reporting an abnormal closure (1006). A side in the middle of a frame gets none: a frame
+     * cut by a close is what it would get from a plain TCP close anyway. The sockets close right after (their
+     * queued writes go first), without waiting for the peers' close frames.
+     */
+    private void sayGoingAway() {
+        if (toClient.atBoundary()) {
+            client.write(FrameBoundary.goingAway(false));
+        }
+        if (toUpstream.atBoundary()) {
+            upstream.write(FrameBoundary.goingAway(true));
+        }
+    }
+
+    /**
      * Ends the tunnel, once: both sockets are closed after what they have queued is written (a close frame the peer
      * sent reaches the other side before its connection closes), and the exchange is accounted.
      */
@@ -136,6 +163,9 @@ public final class Tunnel {
             idleTimer = -1;
         }
         registry.remove(this);
+        if (toClient != null && (why == TunnelClose.VHOST_REMOVED || why == TunnelClose.SHUTDOWN)) {
+            sayGoingAway();
+        }
         client.close();
         upstream.close();
         long lifeNanos = System.nanoTime() - openedNanos;

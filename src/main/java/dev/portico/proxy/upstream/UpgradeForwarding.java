@@ -57,7 +57,8 @@ final class UpgradeForwarding {
                 return;
             }
             Tunnel.start(exchange, switched.result().pause(), upstreamSocket,
-                    call.stage().websocketIdleTimeoutMillis(), call::releasePool);
+                    call.stage().websocketIdleTimeoutMillis(), call::releasePool,
+                    protocol.trim().equalsIgnoreCase("websocket"));
         });
     }
 }

@@ -338,23 +338,46 @@ class WebSocketTunnelTest extends DataPlaneTestSupport {
     }
 
     @Test
-    void deletingOrDisablingTheVhostClosesItsTunnels() throws Exception {
+    void deletingOrDisablingTheVhostClosesItsTunnelsGoingAway() throws Exception {
         WebSocketOrigin origin = wsOrigin("gone");
         String id = vhost(Api.vhost("gone", "gone.test", origin.url()));
         WebSocket first = clients.open("gone.test", "/");
         CompletableFuture<Short> firstClosed = closed(first);
         Api.given().body(Api.vhost("gone", "gone.test", origin.url()).put("enabled", false).encode())
                 .put("/api/v1/vhosts/" + id).then().statusCode(200);
-        // No close frame: Portico does not speak WebSocket, it closes both connections (as nginx and Envoy do).
-        assertEquals((short) -1, firstClosed.get(10, TimeUnit.SECONDS));
+        // Between two frames, so each side gets RFC 6455's 1001 Going Away before its connection closes.
+        assertEquals((short) 1001, firstClosed.get(10, TimeUnit.SECONDS));
+        Eventually.within(WAIT, () -> assertEquals(1, origin.closedByPeer()));
 
         Api.given().body(Api.vhost("gone", "gone.test", origin.url()).encode())
                 .put("/api/v1/vhosts/" + id).then().statusCode(200);
         WebSocket second = clients.open("gone.test", "/");
         CompletableFuture<Short> secondClosed = closed(second);
+        LinkedBlockingQueue<Object> inbox = inbox(second);
+        second.writeTextMessage("before");
+        assertEquals("before", next(inbox));
         Api.delete(id);
-        assertEquals((short) -1, secondClosed.get(10, TimeUnit.SECONDS));
+        assertEquals((short) 1001, secondClosed.get(10, TimeUnit.SECONDS));
         Eventually.within(WAIT, () -> assertEquals(0, origin.openSockets()));
+        assertEquals("vhost_removed", logLineWhere("\"status\":101", "\"vhost\":\"gone\"").getString("reason"));
+    }
+
+    @Test
+    void aNonWebSocketTunnelOfARemovedVhostIsJustClosed() throws Exception {
+        RawOrigin origin = rawOrigin(request -> {
+            request.write("HTTP/1.1 101 Switching Protocols\r\nConnection: upgrade\r\nUpgrade: foo\r\n\r\n");
+            request.awaitClosedByPeer(20_000);
+        });
+        String id = vhost(Api.vhost("rawgone", "rawgone.test", origin.url()));
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), dataPlane.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(upgradeRequest("rawgone.test", "foo").getBytes(StandardCharsets.ISO_8859_1));
+            InputStream in = socket.getInputStream();
+            assertEquals(101, RawHttp.status(RawHttp.readUntil(in, "\r\n\r\n")));
+            Api.delete(id);
+            // No WebSocket, so no close frame of WebSocket's: the connection just ends.
+            assertEquals(-1, in.read());
+        }
     }
 
     private static String upgradeRequest(String host, String protocol) {
@@ -364,6 +387,11 @@ class WebSocketTunnelTest extends DataPlaneTestSupport {
 
     /** Waits for the access-log line of request {@code id} (lines reach the file within about 200 ms). */
     private JsonObject logLine(String id) {
+        return logLineWhere("\"" + id + "\"");
+    }
+
+    /** Waits for the last access-log line containing every one of {@code parts}. */
+    private JsonObject logLineWhere(String... parts) {
         JsonObject[] found = new JsonObject[1];
         Eventually.within(WAIT, () -> {
             try (RandomAccessFile in = new RandomAccessFile(logFile.toFile(), "r")) {
@@ -371,14 +399,14 @@ class WebSocketTunnelTest extends DataPlaneTestSupport {
                 byte[] bytes = new byte[(int) (in.length() - logOffset)];
                 in.readFully(bytes);
                 for (String line : new String(bytes, StandardCharsets.UTF_8).split("\n")) {
-                    if (line.contains("\"" + id + "\"")) {
+                    if (Arrays.stream(parts).allMatch(line::contains)) {
                         found[0] = new JsonObject(line);
                     }
                 }
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
-            assertNotNull(found[0], "the line of " + id);
+            assertNotNull(found[0], "a line with " + String.join(", ", parts));
         });
         return found[0];
     }
