@@ -5,17 +5,19 @@ import dev.portico.proxy.core.DataPlaneState;
 import dev.portico.proxy.core.LoopState;
 import dev.portico.proxy.core.RequestObserver;
 import dev.portico.proxy.core.StatsRegistry;
+import dev.portico.proxy.core.outcome.TunnelClose;
 import dev.portico.proxy.route.SnapshotHolder;
 import dev.portico.proxy.server.offloop.DataPlaneLifecycle;
 import dev.portico.proxy.server.tls.HandshakeResumption;
 import dev.portico.proxy.tunnel.OpenTunnels;
-import dev.portico.proxy.core.outcome.TunnelClose;
 import dev.portico.proxy.upstream.pool.UpstreamClients;
 import io.netty.channel.ChannelFuture;
 import io.vertx.core.AbstractVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.net.impl.ConnectionBase;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -85,7 +87,7 @@ final class DataPlaneVerticle extends AbstractVerticle implements DataPlaneLifec
             boolean tls = listener.tls() != null;
             HttpServer server = serving.start(vertx, bindPort, connection -> {
                 services.stats().connections().opened(index);
-                connection.closeHandler(v -> services.stats().connections().closed(index));
+                countClose(connection);
                 if (tls) {
                     services.stats().handshakes().completed(index, HandshakeResumption.of(connection));
                 }
@@ -112,6 +114,18 @@ final class DataPlaneVerticle extends AbstractVerticle implements DataPlaneLifec
                 started.fail(result.cause());
             }
         });
+    }
+
+    /**
+     * Counts the connection's close when its channel closes: a connection that switched protocols (a WebSocket
+     * tunnel) is no longer Vert.x's HTTP connection, whose close handler would then never run.
+     */
+    private void countClose(HttpConnection connection) {
+        if (connection instanceof ConnectionBase base) {
+            base.channel().closeFuture().addListener(closed -> services.stats().connections().closed(index));
+        } else {
+            connection.closeHandler(v -> services.stats().connections().closed(index));
+        }
     }
 
     @Override

@@ -250,7 +250,9 @@ class WebSocketTunnelTest extends DataPlaneTestSupport {
     void anOpenTunnelShowsInTheGaugeUntilItCloses() throws Exception {
         WebSocketOrigin origin = wsOrigin("gauge");
         vhost(Api.vhost("gauge", "gauge.test", origin.url()));
+        double connectionsBefore = Scrape.of(metrics).value("portico_client_connections");
         WebSocket ws = clients.open("gauge.test", "/");
+        assertEquals(connectionsBefore + 1, Scrape.of(metrics).value("portico_client_connections"));
         assertEquals(1, Scrape.of(metrics).value("portico_tunnels_open{vhost=\"gauge\"}"));
         Eventually.within(WAIT, () -> Api.given().get("/api/v1/stats").then().statusCode(200)
                 .body("vhosts.find { it.vhost == 'gauge' }.tunnels.open", equalTo(1)));
@@ -264,6 +266,9 @@ class WebSocketTunnelTest extends DataPlaneTestSupport {
                 // Which side's TCP close came first: after a WebSocket close handshake, usually the server's
                 // (RFC 6455 section 7.1.1), so upstream_closed though the client began it.
                 .body("vhosts.find { it.vhost == 'gauge' }.tunnels.closed.values().sum()", equalTo(1)));
+        // The switched connection is no longer Vert.x's HTTP connection, but its close is still counted.
+        Eventually.within(WAIT, () -> assertEquals(connectionsBefore,
+                Scrape.of(metrics).value("portico_client_connections")));
     }
 
     @Test
