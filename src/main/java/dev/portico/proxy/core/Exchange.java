@@ -13,6 +13,7 @@ import io.vertx.core.http.HttpVersion;
 import io.vertx.core.streams.ReadStream;
 
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -297,10 +298,30 @@ public final class Exchange {
     public void sendHead() {
         pipeline.responseHead();
         response.headers().set(REQUEST_ID_HEADER, requestId);
-        if (loop.draining()) {
+        if (request.version() == HttpVersion.HTTP_2) {
+            // HTTP/2 frames its messages itself and carries no connection-specific field (RFC 9113 section 8.2.2: a
+            // client treats a response with one as malformed); a draining server says so with GOAWAY instead.
+            ConnectionSpecificFields.removeFrom(response.headers());
+            if (loop.draining()) {
+                // GOAWAY, then close once the open streams end; the data plane's shutdown grace bounds the wait.
+                request.connection().shutdown(1, TimeUnit.HOURS);
+            }
+        } else if (loop.draining()) {
             response.headers().set(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
         }
         headSent = true;
+    }
+
+    /**
+     * The reply just sent leaves the request unread: HTTP/1 closes the connection (the unread body would sit in front
+     * of the next request); HTTP/2 ends only this stream, as the connection carries others.
+     */
+    public void closeAfterReply() {
+        if (connection != null && request.version() == HttpVersion.HTTP_2) {
+            connection.lingerThenClose();
+        } else {
+            response.close();
+        }
     }
 
     /**
@@ -354,7 +375,8 @@ public final class Exchange {
         }
         if (close) {
             if (connection != null) {
-                // The client may still be sending what this reply leaves unread: close without destroying the reply.
+                // The client may still be sending what this reply leaves unread: close without destroying the reply
+                // (over HTTP/2: end the stream, not the connection).
                 connection.lingerThenClose();
             } else {
                 response.close();

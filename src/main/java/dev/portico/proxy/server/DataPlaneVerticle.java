@@ -1,5 +1,8 @@
 package dev.portico.proxy.server;
 
+import dev.portico.proxy.server.http2.Http2ConnectionErrors;
+import dev.portico.proxy.server.http2.Http2Connections;
+
 import dev.portico.proxy.core.DataPlaneSettings;
 import dev.portico.proxy.core.DataPlaneState;
 import dev.portico.proxy.core.LoopState;
@@ -68,6 +71,8 @@ final class DataPlaneVerticle extends AbstractVerticle implements DataPlaneLifec
         adoption.adopt(services.snapshots().current());
         ProxyRequestHandler requests = new ProxyRequestHandler(services.snapshots(), loop, adoption,
                 services.stats(), services.observers());
+        Http2Connections http2 = new Http2Connections(
+                new Http2ConnectionErrors(services.stats().connectionRefusals(), index));
         List<Future<HttpServer>> listening = new ArrayList<>();
         List<Listener> listeners = services.listeners();
         for (int i = 0; i < listeners.size(); i++) {
@@ -77,7 +82,7 @@ final class DataPlaneVerticle extends AbstractVerticle implements DataPlaneLifec
                 certificates = new ListenerCertificates(listener.name(), listener.tls(), services.snapshots().current());
                 adoption.follow(certificates);
             }
-            ListenerServing serving = ListenerServing.of(listener, config, requests, certificates);
+            ListenerServing serving = ListenerServing.of(listener, config, requests, certificates, http2);
             servings.add(serving);
             int bindPort = listener.port() == 0 ? RANDOM_SHARED_PORT - i : listener.port();
             boolean tls = listener.tls() != null;

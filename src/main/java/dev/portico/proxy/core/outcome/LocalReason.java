@@ -66,7 +66,27 @@ public enum LocalReason {
     CLIENT_BODY_TIMEOUT(408, "client_body_timeout", "Request Timeout"),
     /** The client went away before the response was complete (nginx logs 499). */
     CLIENT_ABORTED(499, "client_aborted", "Client Closed Request"),
-    INTERNAL_ERROR(500, "internal_error", "Internal Server Error");
+    INTERNAL_ERROR(500, "internal_error", "Internal Server Error"),
+    /*
+     * HTTP/2 connections closed for an attack on the protocol: no response is sent, the connection ends with GOAWAY
+     * (ENHANCE_YOUR_CALM or PROTOCOL_ERROR); the status is what the access log and stats show for it.
+     */
+    /** More stream resets than {@code portico.dataplane.http2.max-resets-per-window} allows (CVE-2023-44487). */
+    H2_RAPID_RESET(400, "h2_rapid_reset", "Bad Request"),
+    /** A header block in many tiny CONTINUATION frames (CVE-2024-27316). */
+    H2_CONTINUATION_FLOOD(400, "h2_continuation_flood", "Bad Request"),
+    /**
+     * A header block whose decoded list is far over the limit (an HPACK bomb: small on the wire, huge once
+     * decompressed); one only a little over it gets 431 on its stream.
+     */
+    H2_HEADER_LIST_TOO_LARGE(431, "h2_header_list_too_large", "Request Header Fields Too Large"),
+    /**
+     * Control frames (PING, SETTINGS) faster than the client reads their acknowledgements, or empty DATA frames
+     * without end: a flood that would queue answers without bound.
+     */
+    H2_FRAME_FLOOD(400, "h2_frame_flood", "Bad Request"),
+    /** Any other HTTP/2 connection error the client caused (a frame out of place, a bad size, bad HPACK). */
+    H2_PROTOCOL_ERROR(400, "h2_protocol_error", "Bad Request");
 
     private final int status;
     private final String code;
