@@ -55,6 +55,14 @@ public interface DataPlaneSettings {
     @WithDefault("30s")
     Duration clientHeaderTimeout();
 
+    /**
+     * Longest a client may take nothing of a response body that is waiting for it (nginx {@code send_timeout}): a
+     * client that stopped reading, or an HTTP/2 client that keeps its flow-control window shut, is cut off and its
+     * upstream let go. 0 turns it off.
+     */
+    @WithDefault("60s")
+    Duration clientSendTimeout();
+
     /** Longest request line accepted; longer gets 414. */
     @WithDefault("8192")
     int maxRequestLine();

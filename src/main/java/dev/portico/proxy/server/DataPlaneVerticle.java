@@ -51,6 +51,7 @@ final class DataPlaneVerticle extends AbstractVerticle implements DataPlaneLifec
     private final List<HttpServer> servers = new ArrayList<>();
     private final List<ListenerServing> servings = new ArrayList<>();
     private LoopState loop;
+    private Http2Connections http2;
     private long flushTimer = -1;
 
     DataPlaneVerticle(Services services, int index) {
@@ -64,14 +65,15 @@ final class DataPlaneVerticle extends AbstractVerticle implements DataPlaneLifec
         // A shared executor is pooled by name, and closed with the verticle that asked for it.
         UpstreamClients upstreams = new UpstreamClients(context, services.upstream());
         loop = new LoopState(index, services.shared(), context,
-                vertx.createSharedWorkerExecutor("portico-files", FILE_WORKERS), config.clientBodyTimeout().toMillis());
+                vertx.createSharedWorkerExecutor("portico-files", FILE_WORKERS), config.clientBodyTimeout().toMillis(),
+                config.clientSendTimeout().toMillis());
         loop.put(UpstreamClients.PER_LOOP, upstreams);
         SnapshotAdoption adoption = new SnapshotAdoption(upstreams);
         loop.put(SnapshotAdoption.PER_LOOP, adoption);
         adoption.adopt(services.snapshots().current());
         ProxyRequestHandler requests = new ProxyRequestHandler(services.snapshots(), loop, adoption,
                 services.stats(), services.observers());
-        Http2Connections http2 = new Http2Connections(
+        http2 = new Http2Connections(
                 new Http2ConnectionErrors(services.stats().connectionRefusals(), index));
         List<Future<HttpServer>> listening = new ArrayList<>();
         List<Listener> listeners = services.listeners();
@@ -142,6 +144,11 @@ final class DataPlaneVerticle extends AbstractVerticle implements DataPlaneLifec
             closed.add(server.close());
         }
         Future.join(closed).onComplete(ignored -> stopped.complete());
+    }
+
+    @Override
+    public void announceDrain() {
+        context.runOnContext(v -> http2.goAwayAll());
     }
 
     @Override

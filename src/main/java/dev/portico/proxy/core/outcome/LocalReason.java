@@ -64,6 +64,12 @@ public enum LocalReason {
      * {@code client_body_timeout}): 408 and the connection closed, or a reset once the response has begun.
      */
     CLIENT_BODY_TIMEOUT(408, "client_body_timeout", "Request Timeout"),
+    /**
+     * The client took none of the response body for {@code portico.dataplane.client-send-timeout} (nginx
+     * {@code send_timeout}): it stopped reading, or as an HTTP/2 client never opened its flow-control window. The
+     * response is cut (the stream reset, an HTTP/1.1 connection closed) and the upstream let go.
+     */
+    CLIENT_SEND_TIMEOUT(408, "client_send_timeout", "Request Timeout"),
     /** The client went away before the response was complete (nginx logs 499). */
     CLIENT_ABORTED(499, "client_aborted", "Client Closed Request"),
     INTERNAL_ERROR(500, "internal_error", "Internal Server Error"),

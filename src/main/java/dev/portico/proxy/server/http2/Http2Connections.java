@@ -13,7 +13,10 @@ import io.vertx.core.net.impl.ConnectionBase;
 import io.netty.channel.Channel;
 import io.netty.util.AttributeKey;
 
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -26,6 +29,8 @@ public final class Http2Connections {
     private static final AttributeKey<ClientTls> HANDSHAKE = AttributeKey.valueOf("portico.h2.handshake");
 
     private final Http2ConnectionErrors errors;
+    /** This loop's open HTTP/2 connections, for the GOAWAY a drain sends. */
+    private final Set<HttpConnection> open = Collections.newSetFromMap(new IdentityHashMap<>());
 
     public Http2Connections(Http2ConnectionErrors errors) {
         this.errors = errors;
@@ -62,6 +67,18 @@ public final class Http2Connections {
             channelOf(connection).attr(HANDSHAKE).set(HandshakeFacts.of(connection.sslSession()));
         }
         errors.watch(connection);
+        open.add(connection);
+        channelOf(connection).closeFuture().addListener(closed -> open.remove(connection));
+    }
+
+    /**
+     * GOAWAY to every open connection: clients open no new stream here, the streams in flight run to their end
+     * and then each connection closes (the data plane's shutdown grace bounds the wait: it closes what is left).
+     */
+    public void goAwayAll() {
+        for (HttpConnection connection : List.copyOf(open)) {
+            connection.shutdown(1, TimeUnit.HOURS);
+        }
     }
 
     /** The client side of one request's stream. */
