@@ -204,6 +204,20 @@ class Http2OverTlsTest extends HttpsVhostTestSupport {
         assertFalse(tooLarge.toLowerCase().contains("connection:"), tooLarge);
     }
 
+    @Test
+    void aStreamForAHostTheConnectionsServerNameDidNotChooseIsMisdirected() throws Exception {
+        OriginServer origin = origin("h2-sni");
+        httpsVhost("h2-sni-a", "a.sni.test", origin);
+        httpsVhost("h2-sni-b", "b.sni.test", origin);
+
+        // SNI a.sni.test, :authority b.sni.test (curl turns the Host field into :authority over HTTP/2).
+        String out = curl("a.sni.test", "--http2", "-o", "/dev/null", "-w", "%{http_version} %{http_code}",
+                "-H", "Host: b.sni.test:" + dataPlane.tlsPort(), url("a.sni.test", "/echo"));
+
+        assertEquals("2 421", out);
+        assertEquals(0, origin.requestCount());
+    }
+
     private HttpClient h2Client(String serverName) {
         return vertx.createHttpClient(new HttpClientOptions().setProtocolVersion(HttpVersion.HTTP_2).setSsl(true)
                 .setUseAlpn(true).setTrustAll(true).setVerifyHost(false).setForceSni(true)
