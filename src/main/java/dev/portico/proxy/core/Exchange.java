@@ -258,6 +258,10 @@ public final class Exchange {
     /** Starts the vhost's pipeline. */
     public void route(CompiledVhost vhost) {
         this.vhost = vhost;
+        RoutedExchanges routed = loop.get(RoutedExchanges.PER_LOOP);
+        if (routed != null) {
+            routed.started(this);
+        }
         if (vhost.compression() != null) {
             // Taken before any stage edits the request: header rules may rewrite what goes upstream.
             clientAcceptEncoding = AcceptEncoding.of(request.headers());
@@ -409,6 +413,12 @@ public final class Exchange {
     private void complete() {
         if (!completed) {
             completed = true;
+            if (vhost != null) {
+                RoutedExchanges routed = loop.get(RoutedExchanges.PER_LOOP);
+                if (routed != null) {
+                    routed.ended(this);
+                }
+            }
             durationNanos = System.nanoTime() - startNanos;
             status = headSent ? response.getStatusCode() : reason != null ? reason.status() : 500;
             if (connection != null) {

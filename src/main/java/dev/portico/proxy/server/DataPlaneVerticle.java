@@ -1,5 +1,7 @@
 package dev.portico.proxy.server;
 
+import dev.portico.proxy.core.RoutedExchanges;
+
 import dev.portico.proxy.server.http2.Http2ConnectionErrors;
 import dev.portico.proxy.server.http2.Http2Connections;
 
@@ -68,7 +70,9 @@ final class DataPlaneVerticle extends AbstractVerticle implements DataPlaneLifec
                 vertx.createSharedWorkerExecutor("portico-files", FILE_WORKERS), config.clientBodyTimeout().toMillis(),
                 config.clientSendTimeout().toMillis());
         loop.put(UpstreamClients.PER_LOOP, upstreams);
-        SnapshotAdoption adoption = new SnapshotAdoption(upstreams);
+        RoutedExchanges routed = new RoutedExchanges();
+        loop.put(RoutedExchanges.PER_LOOP, routed);
+        SnapshotAdoption adoption = new SnapshotAdoption(upstreams, routed, vertx, config.shutdownGrace().toMillis());
         loop.put(SnapshotAdoption.PER_LOOP, adoption);
         adoption.adopt(services.snapshots().current());
         ProxyRequestHandler requests = new ProxyRequestHandler(services.snapshots(), loop, adoption,

@@ -1,16 +1,23 @@
 package dev.portico.proxy.server;
 
+import dev.portico.proxy.core.CompiledVhost;
 import dev.portico.proxy.core.LoopState;
+import dev.portico.proxy.core.RoutedExchanges;
 import dev.portico.proxy.core.Slot;
 import dev.portico.proxy.route.RoutingSnapshot;
 import dev.portico.proxy.upstream.pool.UpstreamClients;
+import io.vertx.core.Vertx;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.UUID;
 
 /**
  * One event loop's view of which routing snapshot it serves: when a request (or the publisher's broadcast) brings a
- * newer one, the loop retires the pools of upstreams that snapshot no longer uses. Round-robin cursors and other
+ * newer one, the loop retires the pools of upstreams that snapshot no longer uses, and gives the streams of vhosts it
+ * no longer serves their grace period ({@link RoutedExchanges}). Round-robin cursors and other
  * per-vhost state outlive snapshots on their own ({@code VhostRuntime}).
  */
 final class SnapshotAdoption {
@@ -18,11 +25,18 @@ final class SnapshotAdoption {
     static final Slot<LoopState, SnapshotAdoption> PER_LOOP = Slot.declare(LoopState.class, "adopted snapshot");
 
     private final UpstreamClients upstreams;
+    private final RoutedExchanges routed;
+    private final Vertx vertx;
+    private final long graceMillis;
     private final List<ListenerCertificates> certificates = new ArrayList<>();
     private RoutingSnapshot adopted;
 
-    SnapshotAdoption(UpstreamClients upstreams) {
+    /** @param graceMillis how long a stream whose vhost went may run on before it is cut */
+    SnapshotAdoption(UpstreamClients upstreams, RoutedExchanges routed, Vertx vertx, long graceMillis) {
         this.upstreams = upstreams;
+        this.routed = routed;
+        this.vertx = vertx;
+        this.graceMillis = graceMillis;
     }
 
     /** Keeps a TLS server of this loop presenting the adopted snapshot's certificates. */
@@ -35,9 +49,22 @@ final class SnapshotAdoption {
         if (snapshot != adopted) {
             adopted = snapshot;
             upstreams.retainOnly(snapshot.poolKeys());
+            if (routed.size() > 0) {
+                routed.retireAllBut(servingVhosts(snapshot), vertx, graceMillis);
+            }
             for (ListenerCertificates listener : certificates) {
                 listener.adopt(snapshot);
             }
         }
+    }
+
+    private static Set<UUID> servingVhosts(RoutingSnapshot snapshot) {
+        Set<UUID> ids = new HashSet<>();
+        for (CompiledVhost vhost : snapshot.vhosts()) {
+            if (vhost.enabled()) {
+                ids.add(vhost.spec().id());
+            }
+        }
+        return ids;
     }
 }

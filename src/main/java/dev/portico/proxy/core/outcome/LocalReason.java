@@ -35,6 +35,12 @@ public enum LocalReason {
     /** A vhost with {@code tls.httpsRedirect} sends a cleartext request to its https URL (RFC 9110 15.4.9). */
     HTTPS_REDIRECT(308, "https_redirect", "Permanent Redirect"),
     VHOST_DISABLED(404, "vhost_disabled", "Not Found"),
+    /**
+     * The request's vhost was deleted or disabled while its response was still streaming (server-sent events, a
+     * gRPC stream): it ran on for {@code portico.dataplane.shutdown-grace}, then was cut (stream reset, HTTP/1.1
+     * connection closed).
+     */
+    VHOST_REMOVED(503, "vhost_removed", "Service Unavailable"),
     LOOP_DETECTED(508, "loop_detected", "Loop Detected"),
     NO_HEALTHY_UPSTREAM(503, "no_healthy_upstream", "Service Unavailable"),
     UPSTREAM_CONNECT_FAILURE(502, "upstream_connect_failure", "Bad Gateway"),
