@@ -174,6 +174,8 @@ install_packages() {
     command -v nginx >/dev/null || need+=(nginx)
     command -v wrk >/dev/null || need+=(wrk)
     command -v openssl >/dev/null || need+=(openssl)     # the benchmark certificate (and tls.sh's s_time)
+    command -v h2load >/dev/null || need+=(nghttp2-client)   # tls.sh's h2 scenario
+    command -v jq >/dev/null || need+=(jq)
     ((${#need[@]} == 0)) && return 0
     [[ $(id -u) == 0 ]] || die "missing ${need[*]}: run 'sudo apt-get install -y nginx wrk' first"
     command -v apt-get >/dev/null || die "missing ${need[*]} and no apt-get to install them"

@@ -13,6 +13,8 @@
 #                                   TLS 1.3 PSK from a ticket; TLS 1.2 ticket or session id, whichever the server uses)
 #   keepalive-1KiB                  1 KiB forwarded over kept-alive TLS 1.3 (wrk https://, 50 connections)
 #   keepalive-gzip-1KiB             1 KiB of text forwarded and gzipped at level 5 over kept-alive TLS 1.3
+#   h2-1KiB                         1 KiB forwarded over HTTP/2 on TLS 1.3 (h2load -c 10 -m 32: 10 connections, 32
+#                                   streams in flight on each), to the same HTTP/1.1 origin
 # Layout, CPU accounting, warm-up in rounds and the interleaving of targets are run.sh's (this script sources it);
 # method and results: loadtests/README.md.
 #
@@ -40,7 +42,10 @@ TLS12_ARGS="-tls1_2 -cipher ECDHE-ECDSA-AES128-GCM-SHA256"
 TLS_SCENARIOS=("handshake-1.3|s_time|-new $TLS13_ARGS" "resumed-1.3|s_time|-reuse $TLS13_ARGS"
                "handshake-1.2|s_time|-new $TLS12_ARGS" "resumed-1.2|s_time|-reuse $TLS12_ARGS"
                "keepalive-1KiB|wrk|/1k.bin|1024|$BENCH_HOST|"
-               "keepalive-gzip-1KiB|wrk|/1k.txt||$COMPRESS_HOST|gzip")
+               "keepalive-gzip-1KiB|wrk|/1k.txt||$COMPRESS_HOST|gzip"
+               "h2-1KiB|h2load|/1k.bin|1024|$BENCH_HOST|")
+H2_CLIENTS=${H2_CLIENTS:-10}
+H2_STREAMS=${H2_STREAMS:-32}
 TLS_MEASURED=("${TLS_SCENARIOS[@]}")
 if [[ -n $TLS_ONLY ]]; then
     TLS_MEASURED=()
@@ -110,6 +115,11 @@ check_tls_targets() {
         got=$(curl -sS -k -m 5 -o /dev/null -D - -H "Host: $COMPRESS_HOST" -H 'Accept-Encoding: gzip' \
             "$(target_url "$target")/1k.txt" | tr -d '\r' | awk 'tolower($1) == "content-encoding:" { print $2 }')
         [[ $got == gzip ]] || die "$target over TLS did not gzip /1k.txt (Content-Encoding '$got')"
+        if [[ " ${TLS_MEASURED[*]} " == *"|h2load|"* ]]; then
+            got=$(curl -sS -k -m 5 --http2 -o /dev/null -w '%{http_version} %{http_code} %{size_download}' \
+                -H "Host: $BENCH_HOST" "$(target_url "$target")/1k.bin")
+            [[ $got == "2 200 1024" ]] || die "$target over h2 answered '$got' for /1k.bin, expected '2 200 1024'"
+        fi
     done
     # The same protocol, suite and key exchange from both, for every client.
     local n=$((${#negotiated[@]} / 2)) i
@@ -195,6 +205,39 @@ measure_s_time() {
         $((bytes / n)) "$errors" $((after - before)))"
 }
 
+# ----------------------------------------------------------------------------------------------------- h2load
+# run_h2load TARGET PATH SECONDS OUTFILE HOST: h2load on the load CPU, HTTP/2 over TLS (ALPN h2), the host as
+# :authority (the server name stays the URL's 127.0.0.1, as with wrk).
+run_h2load() {
+    timeout -k 5 $(($3 + 30)) taskset -c "$LOAD_CPU" h2load -t 1 -c "$H2_CLIENTS" -m "$H2_STREAMS" -D "$3" \
+        -H ":authority: $5" "$(target_url "$1")$2" >"$4" 2>&1 || log "h2load exited with status $? ($1 $2)"
+}
+
+# measure_h2load SCENARIO TARGET PATH RUN BODY_BYTES HOST: one run, recorded in run.sh's RESULTS format (h2load
+# reports no p99 over the whole run: 0); the requests counted are the 2xx responses.
+measure_h2load() {
+    local before after out=$WORK/h2load-$1-$2-$4.txt start end
+    require_alive "$2"
+    before=$(target_ticks "$2")
+    start=$(date +%s%N)
+    run_h2load "$2" "$3" "$DURATION_SECS" "$out" "$6"
+    end=$(date +%s%N)
+    require_alive "$2"
+    after=$(target_ticks "$2")
+    grep -q '^Application protocol: h2' "$out" || { cat "$out" >&2; die "$2 did not negotiate h2"; }
+    local ok errors
+    # "status codes: N 2xx, N 3xx, N 4xx, N 5xx". The streams still in flight when -D's time is up are cancelled
+    # and reported failed: not errors. Any status but 2xx is.
+    ok=$(awk '/^status codes:/ { print $3 }' "$out")
+    errors=$(awk '/^status codes:/ { print $5 + $7 + $9 }' "$out")
+    [[ -n $ok && -n $errors ]] || { cat "$out" >&2; die "could not read h2load's counts ($2 $1)"; }
+    ((ok > 0)) || { cat "$out" >&2; die "h2load got no 2xx response ($2 $1)"; }
+    # h2load -D measures its own duration after its connections are up; CPU is counted over the whole call.
+    RESULTS+="$1 $2 $4 $ok $(((end - start) / 1000)) 0 $errors $((after - before))"$'\n'
+    log "$(printf '%-20s %-8s run %d: %8.0f req/s  errors %d  cpu %d ticks' "$1" "$2" "$4" \
+        "$(awk -v n="$ok" -v d="$((end - start))" 'BEGIN { print n / (d / 1e9) }')" "$errors" $((after - before)))"
+}
+
 # ----------------------------------------------------------------------------------------------------- quiet
 # Other work on this 2-core machine skews everything: wait (bounded) for the load average to settle.
 wait_quiet() {
@@ -247,6 +290,9 @@ tls_main() {
                 log "warm-up $round/$WARMUP_ROUNDS: $target $name for ${round_secs}s"
                 if [[ $tool == s_time ]]; then
                     run_s_time "$target" "$args" "$round_secs" "$WORK/stime-$name-$target-warmup-$round"
+                elif [[ $tool == h2load ]]; then
+                    run_h2load "$target" "$path" "$round_secs" "$WORK/h2load-$name-$target-warmup-$round.txt" \
+                        "$host"
                 else
                     run_wrk "$target" "$path" "$round_secs" "$WORK/wrk-$name-$target-warmup-$round.txt" "$host" \
                         "" "$coding"
@@ -259,6 +305,8 @@ tls_main() {
             for target in "${TARGETS[@]}"; do
                 if [[ $tool == s_time ]]; then
                     measure_s_time "$name" "$target" "$args" "$run"
+                elif [[ $tool == h2load ]]; then
+                    measure_h2load "$name" "$target" "$path" "$run" "$size" "$host"
                 else
                     measure "$name" "$target" "$path" "$run" "$size" "$host" "$coding"
                 fi

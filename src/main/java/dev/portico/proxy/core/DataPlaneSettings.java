@@ -55,6 +55,14 @@ public interface DataPlaneSettings {
     @WithDefault("30s")
     Duration clientHeaderTimeout();
 
+    /**
+     * Longest a client may take nothing of a response body that is waiting for it (nginx {@code send_timeout}): a
+     * client that stopped reading, or an HTTP/2 client that keeps its flow-control window shut, is cut off and its
+     * upstream let go. 0 turns it off.
+     */
+    @WithDefault("60s")
+    Duration clientSendTimeout();
+
     /** Longest request line accepted; longer gets 414. */
     @WithDefault("8192")
     int maxRequestLine();
@@ -85,4 +93,38 @@ public interface DataPlaneSettings {
     /** How long shutdown waits for in-flight requests after it stops accepting connections. */
     @WithDefault("30s")
     Duration shutdownGrace();
+
+    /** HTTP/2 limits (the TLS listener offers h2 by ALPN). */
+    Http2 http2();
+
+    /** Settings under {@code portico.dataplane.http2.*}. */
+    interface Http2 {
+        /** SETTINGS_MAX_CONCURRENT_STREAMS (nginx and Envoy's order of magnitude: 128, 100). */
+        @WithDefault("128")
+        int maxConcurrentStreams();
+
+        /**
+         * SETTINGS_INITIAL_WINDOW_SIZE: how much of a request body a client may send on a stream before Portico
+         * has passed it on; the RFC's 65535 keeps what one stream can make Portico hold small.
+         */
+        @WithDefault("65535")
+        int initialWindowSize();
+
+        /**
+         * Streams a client may reset within {@code reset-window} before the connection is closed with GOAWAY
+         * ENHANCE_YOUR_CALM (rapid reset, CVE-2023-44487).
+         */
+        @WithDefault("200")
+        int maxResetsPerWindow();
+
+        @WithDefault("30s")
+        Duration resetWindow();
+
+        /**
+         * CONTINUATION frames smaller than 1 KiB a header block may have before the connection is closed
+         * (CONTINUATION flood, CVE-2024-27316); the header list size limit bounds the rest.
+         */
+        @WithDefault("16")
+        int maxSmallContinuationFrames();
+    }
 }

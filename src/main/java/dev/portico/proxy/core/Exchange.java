@@ -15,6 +15,7 @@ import io.vertx.core.http.HttpVersion;
 import io.vertx.core.streams.ReadStream;
 
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -265,6 +266,10 @@ public final class Exchange {
     /** Starts the vhost's pipeline. */
     public void route(CompiledVhost vhost) {
         this.vhost = vhost;
+        RoutedExchanges routed = loop.get(RoutedExchanges.PER_LOOP);
+        if (routed != null) {
+            routed.started(this);
+        }
         if (vhost.compression() != null) {
             // Taken before any stage edits the request: header rules may rewrite what goes upstream.
             clientAcceptEncoding = AcceptEncoding.of(request.headers());
@@ -308,10 +313,30 @@ public final class Exchange {
     public void sendHead() {
         pipeline.responseHead();
         response.headers().set(REQUEST_ID_HEADER, requestId);
-        if (loop.draining()) {
+        if (request.version() == HttpVersion.HTTP_2) {
+            // HTTP/2 frames its messages itself and carries no connection-specific field (RFC 9113 section 8.2.2: a
+            // client treats a response with one as malformed); a draining server says so with GOAWAY instead.
+            ConnectionSpecificFields.removeFrom(response.headers());
+            if (loop.draining()) {
+                // GOAWAY, then close once the open streams end; the data plane's shutdown grace bounds the wait.
+                request.connection().shutdown(1, TimeUnit.HOURS);
+            }
+        } else if (loop.draining()) {
             response.headers().set(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
         }
         headSent = true;
+    }
+
+    /**
+     * The reply just sent leaves the request unread: HTTP/1 closes the connection (the unread body would sit in front
+     * of the next request); HTTP/2 ends only this stream, as the connection carries others.
+     */
+    public void closeAfterReply() {
+        if (connection != null && request.version() == HttpVersion.HTTP_2) {
+            connection.lingerThenClose();
+        } else {
+            response.close();
+        }
     }
 
     /**
@@ -365,7 +390,8 @@ public final class Exchange {
         }
         if (close) {
             if (connection != null) {
-                // The client may still be sending what this reply leaves unread: close without destroying the reply.
+                // The client may still be sending what this reply leaves unread: close without destroying the reply
+                // (over HTTP/2: end the stream, not the connection).
                 connection.lingerThenClose();
             } else {
                 response.close();
@@ -391,6 +417,11 @@ public final class Exchange {
         handshakeNanos = System.nanoTime() - startNanos;
         if (connection != null) {
             connection.switchedProtocols();
+        }
+        // A tunnel is no HTTP exchange to abort any more: its vhost's removal is the tunnel registry's to handle.
+        RoutedExchanges routed = loop.get(RoutedExchanges.PER_LOOP);
+        if (routed != null) {
+            routed.ended(this);
         }
     }
 
@@ -434,6 +465,12 @@ public final class Exchange {
     private void complete() {
         if (!completed) {
             completed = true;
+            if (vhost != null) {
+                RoutedExchanges routed = loop.get(RoutedExchanges.PER_LOOP);
+                if (routed != null) {
+                    routed.ended(this);
+                }
+            }
             durationNanos = System.nanoTime() - startNanos;
             status = headSent ? response.getStatusCode() : reason != null ? reason.status() : 500;
             if (connection != null) {

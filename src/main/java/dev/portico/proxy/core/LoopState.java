@@ -23,15 +23,17 @@ public final class LoopState {
     private final Context context;
     private final WorkerExecutor fileWorkers;
     private final long clientBodyTimeoutMillis;
+    private final long clientSendTimeoutMillis;
     private final AtomicInteger inFlight = new AtomicInteger();
 
     public LoopState(int index, DataPlaneState shared, Context context,
-                     WorkerExecutor fileWorkers, long clientBodyTimeoutMillis) {
+                     WorkerExecutor fileWorkers, long clientBodyTimeoutMillis, long clientSendTimeoutMillis) {
         this.index = index;
         this.shared = shared;
         this.context = context;
         this.fileWorkers = fileWorkers;
         this.clientBodyTimeoutMillis = clientBodyTimeoutMillis;
+        this.clientSendTimeoutMillis = clientSendTimeoutMillis;
     }
 
     /** The loop's Vert.x context: how other threads hand work to this loop. */
@@ -55,6 +57,14 @@ public final class LoopState {
     /** Longest wait for the next piece of a request body being read ({@code portico.dataplane.client-body-timeout}). */
     public long clientBodyTimeoutMillis() {
         return clientBodyTimeoutMillis;
+    }
+
+    /**
+     * Longest the client may take nothing of a response body that waits for it
+     * ({@code portico.dataplane.client-send-timeout}); 0 for no limit.
+     */
+    public long clientSendTimeoutMillis() {
+        return clientSendTimeoutMillis;
     }
 
     /** This loop's state of the given kind, or null when none was put. Call on this loop only. */

@@ -5,6 +5,8 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.net.HostAndPort;
 
 import java.util.List;
 
@@ -36,7 +38,16 @@ public record RequestTarget(String authority, String hostname, String pathAndQue
         MultiMap headers = request.headers();
         String authority;
         String path;
-        if (!uri.isEmpty() && uri.charAt(0) == '/') {
+        if (request.version() == HttpVersion.HTTP_2) {
+            // The request's :authority (Vert.x checked that a Host beside it names the same; RFC 9113 section
+            // 8.3.1), or its Host when it has none; :path is never in absolute form.
+            HostAndPort named = request.authority();
+            if (named == null) {
+                throw new Invalid(LocalReason.MISSING_HOST, "The request has no :authority and no Host");
+            }
+            authority = named.port() < 0 ? named.host() : named.host() + ":" + named.port();
+            path = uri;
+        } else if (!uri.isEmpty() && uri.charAt(0) == '/') {
             List<String> hosts = headers.getAll(HttpHeaders.HOST);
             if (hosts.isEmpty()) {
                 throw new Invalid(LocalReason.MISSING_HOST, "The request has no Host header");
@@ -72,9 +83,16 @@ public record RequestTarget(String authority, String hostname, String pathAndQue
         return new RequestTarget(authority, hostnameOf(authority), path);
     }
 
-    /** Whether the request announces a body (RFC 9112 section 6.1 and 6.2). */
+    /**
+     * Whether the request announces a body (RFC 9112 section 6.1 and 6.2). Over HTTP/2 DATA frames carry it, with or
+     * without a {@code Content-Length} (gRPC sends none), and the end of the stream ends it: only a
+     * {@code Content-Length: 0} says there is none before the stream is read.
+     */
     public static boolean hasBody(HttpServerRequest request) {
         MultiMap headers = request.headers();
+        if (request.version() == HttpVersion.HTTP_2) {
+            return !"0".equals(headers.get(HttpHeaders.CONTENT_LENGTH));
+        }
         if (headers.contains(HttpHeaders.TRANSFER_ENCODING)) {
             return true;
         }

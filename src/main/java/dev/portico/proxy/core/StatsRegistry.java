@@ -2,6 +2,7 @@ package dev.portico.proxy.core;
 
 import dev.portico.proxy.core.counters.ConnectionCounts;
 import dev.portico.proxy.core.counters.HandshakeCounts;
+import dev.portico.proxy.core.counters.ReasonCounts;
 import dev.portico.proxy.core.counters.VhostStats;
 import jakarta.inject.Singleton;
 
@@ -26,12 +27,14 @@ public class StatsRegistry {
     private final VhostStats unmatched;
     private final ConnectionCounts connections;
     private final HandshakeCounts handshakes;
+    private final ReasonCounts connectionRefusals;
 
     public StatsRegistry(DataPlaneSettings config) {
         this.loops = config.eventLoopCount();
         this.unmatched = new VhostStats(UNMATCHED, loops);
         this.connections = new ConnectionCounts(loops);
         this.handshakes = new HandshakeCounts(loops);
+        this.connectionRefusals = new ReasonCounts(loops);
     }
 
     /** The stats of a vhost, created on first use. */
@@ -50,6 +53,11 @@ public class StatsRegistry {
     /** The TLS listeners' handshakes, full and resumed. */
     public HandshakeCounts handshakes() {
         return handshakes;
+    }
+
+    /** Connections closed for an attack on their protocol (HTTP/2 floods), by reason: no request carries them. */
+    public ReasonCounts connectionRefusals() {
+        return connectionRefusals;
     }
 
     /** Forgets the vhosts that no longer exist, so deleted vhosts leave no series behind. */

@@ -160,7 +160,7 @@ final class FileBody {
             }
             response.end();
             if (closeAfter) {
-                response.close();
+                exchange.closeAfterReply();
             }
         } else {
             releaseEncoder();

@@ -203,7 +203,7 @@ final class FileResponder {
         head(exchange, close);
         body.run();
         if (close) {
-            exchange.response().close();
+            exchange.closeAfterReply();
         } else {
             exchange.request().resume();
         }

@@ -1,5 +1,10 @@
 package dev.portico.proxy.server;
 
+import dev.portico.proxy.core.RoutedExchanges;
+
+import dev.portico.proxy.server.http2.Http2ConnectionErrors;
+import dev.portico.proxy.server.http2.Http2Connections;
+
 import dev.portico.proxy.core.DataPlaneSettings;
 import dev.portico.proxy.core.DataPlaneState;
 import dev.portico.proxy.core.LoopState;
@@ -52,6 +57,7 @@ final class DataPlaneVerticle extends AbstractVerticle implements DataPlaneLifec
     private final List<HttpServer> servers = new ArrayList<>();
     private final List<ListenerServing> servings = new ArrayList<>();
     private LoopState loop;
+    private Http2Connections http2;
     private long flushTimer = -1;
 
     DataPlaneVerticle(Services services, int index) {
@@ -65,13 +71,19 @@ final class DataPlaneVerticle extends AbstractVerticle implements DataPlaneLifec
         // A shared executor is pooled by name, and closed with the verticle that asked for it.
         UpstreamClients upstreams = new UpstreamClients(context, services.upstream());
         loop = new LoopState(index, services.shared(), context,
-                vertx.createSharedWorkerExecutor("portico-files", FILE_WORKERS), config.clientBodyTimeout().toMillis());
+                vertx.createSharedWorkerExecutor("portico-files", FILE_WORKERS), config.clientBodyTimeout().toMillis(),
+                config.clientSendTimeout().toMillis());
         loop.put(UpstreamClients.PER_LOOP, upstreams);
-        SnapshotAdoption adoption = new SnapshotAdoption(upstreams, OpenTunnels.of(loop));
+        RoutedExchanges routed = new RoutedExchanges();
+        loop.put(RoutedExchanges.PER_LOOP, routed);
+        SnapshotAdoption adoption = new SnapshotAdoption(upstreams, routed, OpenTunnels.of(loop), vertx,
+                config.shutdownGrace().toMillis());
         loop.put(SnapshotAdoption.PER_LOOP, adoption);
         adoption.adopt(services.snapshots().current());
         ProxyRequestHandler requests = new ProxyRequestHandler(services.snapshots(), loop, adoption,
                 services.stats(), services.observers());
+        http2 = new Http2Connections(
+                new Http2ConnectionErrors(services.stats().connectionRefusals(), index));
         List<Future<HttpServer>> listening = new ArrayList<>();
         List<Listener> listeners = services.listeners();
         for (int i = 0; i < listeners.size(); i++) {
@@ -81,7 +93,7 @@ final class DataPlaneVerticle extends AbstractVerticle implements DataPlaneLifec
                 certificates = new ListenerCertificates(listener.name(), listener.tls(), services.snapshots().current());
                 adoption.follow(certificates);
             }
-            ListenerServing serving = ListenerServing.of(listener, config, requests, certificates);
+            ListenerServing serving = ListenerServing.of(listener, config, requests, certificates, http2);
             servings.add(serving);
             int bindPort = listener.port() == 0 ? RANDOM_SHARED_PORT - i : listener.port();
             boolean tls = listener.tls() != null;
@@ -158,6 +170,11 @@ final class DataPlaneVerticle extends AbstractVerticle implements DataPlaneLifec
             closed.add(server.close());
         }
         Future.join(closed).onComplete(ignored -> stopped.complete());
+    }
+
+    @Override
+    public void announceDrain() {
+        context.runOnContext(v -> http2.goAwayAll());
     }
 
     @Override

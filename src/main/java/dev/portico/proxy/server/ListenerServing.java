@@ -1,5 +1,7 @@
 package dev.portico.proxy.server;
 
+import dev.portico.proxy.server.http2.Http2Connections;
+
 import dev.portico.proxy.core.DataPlaneSettings;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -18,11 +20,12 @@ interface ListenerServing {
      * The serving of {@code listener}'s protocols on one loop.
      *
      * @param certificates what a TLS listener presents on this loop; null for a cleartext one
+     * @param http2        this loop's HTTP/2 connections, for a listener that speaks HTTP/2
      */
     static ListenerServing of(Listener listener, DataPlaneSettings settings, ProxyRequestHandler requests,
-                              ListenerCertificates certificates) {
-        // The listener admits HTTP/1.1 only today (see Listener), cleartext or over TLS: one way to serve it.
-        return new Http1Serving(listener, settings, requests, certificates);
+                              ListenerCertificates certificates, Http2Connections http2) {
+        // One Vert.x server speaks both protocols a listener may have (ALPN picks per connection): one serving.
+        return new HttpServing(listener, settings, requests, certificates, http2);
     }
 
     /**

@@ -3,18 +3,18 @@ package dev.portico.proxy.tunnel;
 import dev.portico.proxy.core.LoopState;
 import dev.portico.proxy.core.Slot;
 import dev.portico.proxy.core.outcome.TunnelClose;
+import io.vertx.core.Vertx;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.Predicate;
 
 /**
  * The tunnels open on one event loop. A tunnel keeps the routing decision it was opened with, whatever later
  * snapshots change (as a request in flight keeps its snapshot): only its vhost going away (deleted, or disabled)
- * closes it, as does the data plane's shutdown. Confined to its loop.
+ * closes it, after the same grace the vhost's other streams get, as does the data plane's shutdown. Confined to its loop.
  */
 public final class OpenTunnels {
 
@@ -46,15 +46,26 @@ public final class OpenTunnels {
     }
 
     /**
-     * Closes the tunnels whose vhost no longer serves: {@code serving} says, by vhost id, whether the adopted
-     * snapshot still has the vhost, enabled. Edits keep the vhost's id, so they keep its tunnels.
+     * The vhosts serving now are {@code serving} (enabled ones): the tunnels of any other vhost are closed
+     * ({@link TunnelClose#VHOST_REMOVED}) unless they end within {@code graceMillis}, like the vhost's other streams
+     * in flight. Edits keep a vhost's id, so they keep its tunnels.
      */
-    public void closeUnless(Predicate<UUID> serving) {
-        for (Tunnel tunnel : List.copyOf(open)) {
-            if (!serving.test(tunnel.vhostId())) {
-                tunnel.close(TunnelClose.VHOST_REMOVED);
+    public void closeUnless(Set<UUID> serving, Vertx vertx, long graceMillis) {
+        List<Tunnel> orphans = new ArrayList<>();
+        for (Tunnel tunnel : open) {
+            if (!serving.contains(tunnel.vhostId())) {
+                orphans.add(tunnel);
             }
         }
+        if (orphans.isEmpty()) {
+            return;
+        }
+        vertx.setTimer(Math.max(1, graceMillis), id -> {
+            for (Tunnel orphan : orphans) {
+                // Closing twice does nothing: one that ended meanwhile stays as it ended.
+                orphan.close(TunnelClose.VHOST_REMOVED);
+            }
+        });
     }
 
     /** Closes every tunnel of the loop: shutdown, once the drain grace has passed. */

@@ -12,6 +12,7 @@ import io.vertx.core.streams.ReadStream;
 import io.vertx.core.streams.WriteStream;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Streams one body from a source to a destination with back-pressure (pause the source while the destination's
@@ -46,6 +47,15 @@ final class BodyRelay extends ReadDeadlines.Waiter {
          */
         default void sourceEnded() {
         }
+
+        /**
+         * The destination took nothing for the stall timeout while the relay held the source back for it (a client
+         * that stopped reading, or an HTTP/2 client that never opens its flow-control window); the relay has let go
+         * of both.
+         */
+        default void destinationStalled(long stallTimeoutMillis) {
+            destinationFailed(new TimeoutException("the destination took nothing for " + stallTimeoutMillis + " ms"));
+        }
     }
 
     private final ReadStream<Buffer> source;
@@ -56,6 +66,10 @@ final class BodyRelay extends ReadDeadlines.Waiter {
     private final ReadDeadlines deadlines;
     private final long idleTimeoutMillis;
     private final long idleTimeoutNanos;
+    /** The longest the destination may take nothing while the source waits for it; 0 for no limit. */
+    private long stallTimeoutMillis;
+    /** The source is paused for the destination, whose stall timeout runs. */
+    private boolean heldBack;
     private final Handler<AsyncResult<Void>> writeAck = this::written;
     private final Handler<Void> drained = v -> readSource();
     /** Gives the source's pieces straight from its socket instead of through the source's handler, or null. */
@@ -91,11 +105,15 @@ final class BodyRelay extends ReadDeadlines.Waiter {
     /**
      * Starts relaying through the response body phase's {@code filters} (may be null).
      *
-     * @param idleTimeoutMillis the longest wait for the next piece of the source while it is being read
+     * @param idleTimeoutMillis  the longest wait for the next piece of the source while it is being read
+     * @param stallTimeoutMillis the longest the destination may take nothing while the relay holds the source back
+     *                           for it (nginx {@code send_timeout}); 0 for no limit
      */
     static BodyRelay start(ReadStream<Buffer> source, WriteStream<Buffer> destination, ResponseBodyFilters filters,
-                           ReadDeadlines deadlines, long idleTimeoutMillis, Outcome outcome) {
+                           ReadDeadlines deadlines, long idleTimeoutMillis, long stallTimeoutMillis,
+                           Outcome outcome) {
         BodyRelay relay = new BodyRelay(source, destination, filters, deadlines, idleTimeoutMillis, outcome);
+        relay.stallTimeoutMillis = stallTimeoutMillis;
         relay.run();
         return relay;
     }
@@ -159,7 +177,12 @@ final class BodyRelay extends ReadDeadlines.Waiter {
             } else {
                 source.pause();
             }
-            deadlines.cancel(this);
+            heldBack = true;
+            if (stallTimeoutMillis > 0) {
+                deadlines.start(this, stallTimeoutMillis);
+            } else {
+                deadlines.cancel(this);
+            }
             destination.drainHandler(drained);
         }
     }
@@ -227,6 +250,7 @@ final class BodyRelay extends ReadDeadlines.Waiter {
     }
 
     private void readSource() {
+        heldBack = false;
         deadlines.start(this, idleTimeoutMillis);
         if (handoff != null) {
             handoff.resume();
@@ -239,7 +263,11 @@ final class BodyRelay extends ReadDeadlines.Waiter {
         if (!done) {
             done = true;
             detach();
-            outcome.sourceTimedOut(endedEarly);
+            if (heldBack) {
+                outcome.destinationStalled(stallTimeoutMillis);
+            } else {
+                outcome.sourceTimedOut(endedEarly);
+            }
         }
     }
 

@@ -25,6 +25,7 @@ public final class ForwardStage implements Stage {
     private final long readTimeoutMillis;
     private final CharSequence via11;
     private final CharSequence via10;
+    private final CharSequence via2;
     private final boolean websocket;
     private final long websocketIdleTimeoutMillis;
 
@@ -45,6 +46,8 @@ public final class ForwardStage implements Stage {
         this.readTimeoutMillis = readTimeoutMillis;
         this.via11 = HttpHeaders.createOptimized("1.1 " + viaPseudonym);
         this.via10 = HttpHeaders.createOptimized("1.0 " + viaPseudonym);
+        // HTTP/2's protocol-version is "2" (RFC 9113 section 3.1: the protocol is "HTTP/2", without minor version).
+        this.via2 = HttpHeaders.createOptimized("2 " + viaPseudonym);
     }
 
     @Override
@@ -91,7 +94,7 @@ public final class ForwardStage implements Stage {
 
     /** The {@code Via} entry for a message received with this HTTP version (RFC 9110 section 7.6.3). */
     CharSequence via(HttpVersion received) {
-        return received == HttpVersion.HTTP_1_0 ? via10 : via11;
+        return received == HttpVersion.HTTP_1_0 ? via10 : received == HttpVersion.HTTP_2 ? via2 : via11;
     }
 
     /** The {@code Host} the upstream sees: a fixed override, the client's, or the upstream's own authority. */

@@ -72,7 +72,8 @@ final class ResponseForwarding implements BodyRelay.Outcome {
         }
         exchange.sendHead();
         ResponseBodyFilters filters = exchange.phases().responseBody();
-        relay = BodyRelay.start(upstream, response, filters, call.deadlines(), stage.readTimeoutMillis(), this);
+        relay = BodyRelay.start(upstream, response, filters, call.deadlines(), stage.readTimeoutMillis(),
+                call.exchange().loop().clientSendTimeoutMillis(), this);
         if (handoff != null && !bodyless) {
             relay.takeFrom(handoff);
         }
@@ -129,6 +130,16 @@ final class ResponseForwarding implements BodyRelay.Outcome {
             // The head is out, so the client learns of it as of any broken upstream: a reset.
             call.exchange().abort(LocalReason.UPSTREAM_RESPONSE_TIMEOUT);
         }
+    }
+
+    @Override
+    public void destinationStalled(long stallTimeoutMillis) {
+        finished = true;
+        call.releasePool();
+        call.upstreamRequest().reset();
+        LOG.debugf("request %s: the client took no response body for %d ms", call.exchange().requestId(),
+                stallTimeoutMillis);
+        call.exchange().abort(LocalReason.CLIENT_SEND_TIMEOUT);
     }
 
     @Override

@@ -7,7 +7,12 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.HostAndPort;
+import io.vertx.core.streams.WriteStream;
+
+import java.util.List;
 
 /**
  * Pingora's upstream request phase for one attempt: the upstream request's head (the client's end-to-end fields,
@@ -33,6 +38,17 @@ final class UpstreamRequestWriter {
         return false;
     }
 
+    /**
+     * An HTTP/2 client may split {@code Cookie} into one field per cookie for better compression; an HTTP/1.1
+     * upstream gets them joined into one field with "; " (RFC 9113 section 8.2.3).
+     */
+    private static void joinCookies(MultiMap out) {
+        List<String> cookies = out.getAll(HttpHeaders.COOKIE);
+        if (cookies.size() > 1) {
+            out.set(HttpHeaders.COOKIE, String.join("; ", cookies));
+        }
+    }
+
     static void send(UpstreamCall call, HttpClientRequest request) {
         Exchange exchange = call.exchange();
         ForwardStage stage = call.stage();
@@ -52,6 +68,9 @@ final class UpstreamRequestWriter {
             }
         } else {
             out.set(HttpHeaders.HOST, host);
+            if (in.version() == HttpVersion.HTTP_2) {
+                joinCookies(out);
+            }
         }
         out.set(Exchange.REQUEST_ID_HEADER, exchange.requestId());
         out.add(UpstreamCall.VIA, stage.via(in.version()));
@@ -77,16 +96,19 @@ final class UpstreamRequestWriter {
         }
         // A request reset mid-body (client gone, timed out or broken framing) reports here too.
         request.exceptionHandler(UpstreamCall.IGNORED);
+        WriteStream<Buffer> destination = request;
         if (!http2 && inHeaders.contains(HttpHeaders.TRANSFER_ENCODING)) {
             out.remove(HttpHeaders.CONTENT_LENGTH);
             request.setChunked(true);
+        } else if (!http2 && in.version() == HttpVersion.HTTP_2 && !inHeaders.contains(HttpHeaders.CONTENT_LENGTH)) {
+            destination = new ChunkedOnFirstWrite(request);
         }
         if (inHeaders.contains(HttpHeaders.EXPECT, HttpHeaders.CONTINUE, true)) {
             // The upstream is connected, so the body has somewhere to go (nginx answers 100 the same way).
             exchange.response().writeContinue();
         }
         long bodyTimeout = exchange.loop().clientBodyTimeoutMillis();
-        BodyRelay.start(exchange.requestBody(), request, call.deadlines(), bodyTimeout, new BodyRelay.Outcome() {
+        BodyRelay.start(exchange.requestBody(), destination, call.deadlines(), bodyTimeout, new BodyRelay.Outcome() {
             @Override
             public void relayed() {
                 call.awaitHead();

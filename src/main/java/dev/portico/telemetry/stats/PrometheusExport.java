@@ -99,9 +99,11 @@ public class PrometheusExport extends Collector {
                     cumulative.upstreamCount(), cumulative.upstreamSumSeconds());
         }
         CounterMetricFamily localReplies = new CounterMetricFamily("portico_local_replies",
-                "Requests Portico answered or ended itself, by reason", List.of("reason"));
+                "Requests Portico answered or ended itself (and HTTP/2 connections it closed for a flood), by reason",
+                List.of("reason"));
         for (LocalReason reason : LocalReason.values()) {
-            localReplies.addMetric(List.of(reason.code()), reasons[reason.ordinal()]);
+            localReplies.addMetric(List.of(reason.code()),
+                    reasons[reason.ordinal()] + registry.connectionRefusals().total(reason));
         }
         GaugeMetricFamily connections = new GaugeMetricFamily("portico_client_connections",
                 "Open client connections to the data plane", registry.connections().active());

@@ -24,8 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The listener seam admits what the data plane can serve today (HTTP/1.1, cleartext or over TLS) and refuses the rest
- * by name, so a listener meant to speak another protocol never comes up as HTTP/1.1.
+ * The listener seam admits what the data plane can serve (HTTP/1.1, cleartext or over TLS, with HTTP/2 beside it) and
+ * refuses the rest by name, so a listener meant to speak another protocol never comes up as HTTP/1.1.
  */
 class ListenerTest {
 
@@ -117,6 +117,36 @@ class ListenerTest {
         assertEquals("127.0.0.1", listeners.get(1).host());
         assertEquals(8443, listeners.get(1).port());
         assertSame(tls, listeners.get(1).tls());
+    }
+
+    @Test
+    void theTlsListenerSpeaksHttp2BesideHttp11AndTheCleartextOneHttp11Only() {
+        TlsTermination tls = TlsTermination.fixed(TlsTable.EMPTY, TlsEngine.JDK, CipherProfile.INTERMEDIATE,
+                Duration.ofSeconds(10));
+
+        List<Listener> listeners = Listener.of(dataPlaneSettings(Map.of()), () -> tls);
+
+        assertEquals(Set.of(ListenerProtocol.HTTP_1_1), listeners.get(0).protocols());
+        assertEquals(Set.of(ListenerProtocol.HTTP_1_1, ListenerProtocol.HTTP_2), listeners.get(1).protocols());
+    }
+
+    @Test
+    void aListenerSpeakingHttp2AloneIsRefused() {
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> new Listener("h2-only", "0.0.0.0", 8080, Set.of(ListenerProtocol.HTTP_2), null));
+
+        assertTrue(refused.getMessage().contains("h2-only"), refused.getMessage());
+    }
+
+    @Test
+    void http2LimitsHaveSafeDefaults() {
+        DataPlaneSettings.Http2 http2 = dataPlaneSettings(Map.of()).http2();
+
+        assertEquals(128, http2.maxConcurrentStreams());
+        assertEquals(65535, http2.initialWindowSize());
+        assertEquals(200, http2.maxResetsPerWindow());
+        assertEquals(Duration.ofSeconds(30), http2.resetWindow());
+        assertEquals(16, http2.maxSmallContinuationFrames());
     }
 
     /** The settings as the configuration library maps them from {@code properties} and the defaults. */

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -25,22 +26,47 @@ public final class TlsListenerInstance implements AutoCloseable {
 
     private final Vertx vertx;
     private final DataPlaneVerticle instance;
-    private final int port;
+    private final DataPlaneState state;
+    private final DataPlaneLifecycle lifecycle;
 
-    private TlsListenerInstance(Vertx vertx, DataPlaneVerticle instance, int port) {
+    private TlsListenerInstance(Vertx vertx, DataPlaneVerticle instance, DataPlaneState state,
+                                DataPlaneLifecycle lifecycle) {
         this.vertx = vertx;
         this.instance = instance;
-        this.port = port;
+        this.state = state;
+        this.lifecycle = lifecycle;
     }
 
+    /** An HTTP/1.1-only listener (ALPN offers http/1.1 alone). */
     public static TlsListenerInstance start(Vertx vertx, DataPlaneSettings settings, SnapshotHolder snapshots,
                                             StatsRegistry stats, TlsTermination tls) throws Exception {
+        return start(vertx, settings, snapshots, stats,
+                Listener.http1Tls("https", "127.0.0.1", freePort(), tls));
+    }
+
+    /** A listener speaking HTTP/2 beside HTTP/1.1, as the data plane's own TLS listener does. */
+    public static TlsListenerInstance startWithHttp2(Vertx vertx, DataPlaneSettings settings,
+                                                     SnapshotHolder snapshots, StatsRegistry stats,
+                                                     TlsTermination tls) throws Exception {
+        return start(vertx, settings, snapshots, stats, new Listener("https", "127.0.0.1", freePort(),
+                Set.of(ListenerProtocol.HTTP_1_1, ListenerProtocol.HTTP_2), tls));
+    }
+
+    private static TlsListenerInstance start(Vertx vertx, DataPlaneSettings settings, SnapshotHolder snapshots,
+                                             StatsRegistry stats, Listener listener) throws Exception {
         DataPlaneState state = new DataPlaneState();
         DataPlaneVerticle instance = new DataPlaneVerticle(new DataPlaneVerticle.Services(settings,
-                List.of(Listener.http1Tls("https", "127.0.0.1", freePort(), tls)), new UpstreamClients.Settings(4, 4),
+                List.of(listener), new UpstreamClients.Settings(4, 4),
                 snapshots, stats, new RequestObserver[0], state), 0);
-        new DataPlaneLifecycle(vertx, state).deploy(instance);
-        return new TlsListenerInstance(vertx, instance, state.ports().get(0));
+        DataPlaneLifecycle lifecycle = new DataPlaneLifecycle(vertx, state);
+        lifecycle.deploy(instance);
+        return new TlsListenerInstance(vertx, instance, state, lifecycle);
+    }
+
+    /** Starts draining as the data plane's shutdown does: stop accepting, tell the open connections. */
+    public void drain() {
+        state.startDraining();
+        lifecycle.stopAccepting();
     }
 
     /**
@@ -54,7 +80,7 @@ public final class TlsListenerInstance implements AutoCloseable {
     }
 
     public int port() {
-        return port;
+        return state.ports().get(0);
     }
 
     @Override

@@ -1,8 +1,5 @@
 package dev.portico.proxy.core.counters;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-
 /**
  * TLS handshakes completed by the data plane's listeners, full or resumed (from a session ticket or a session id),
  * one set of counters per event loop (written by that loop only). Resumption is what shared ticket keys buy: its
@@ -27,28 +24,19 @@ public final class HandshakeCounts {
         }
     }
 
-    private static final VarHandle COUNTS = MethodHandles.arrayElementVarHandle(long[].class);
-    // One counter per kind and loop, a cache line apart per loop, so loops never write the same line.
-    private static final int STRIDE = 8;
-
-    private final long[] counts;
+    private final LoopCounts counts;
 
     public HandshakeCounts(int loops) {
-        counts = new long[loops * STRIDE];
+        counts = new LoopCounts(loops, Kind.values().length);
     }
 
     /** Called on loop {@code loop}'s thread. */
     public void completed(int loop, Kind kind) {
-        int i = loop * STRIDE + kind.ordinal();
-        COUNTS.setOpaque(counts, i, (long) COUNTS.getOpaque(counts, i) + 1);
+        counts.increment(loop, kind.ordinal());
     }
 
     /** Handshakes of that kind across all loops so far. */
     public long total(Kind kind) {
-        long total = 0;
-        for (int i = kind.ordinal(); i < counts.length; i += STRIDE) {
-            total += (long) COUNTS.getOpaque(counts, i);
-        }
-        return total;
+        return counts.total(kind.ordinal());
     }
 }

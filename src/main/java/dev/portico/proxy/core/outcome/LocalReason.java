@@ -35,6 +35,12 @@ public enum LocalReason {
     /** A vhost with {@code tls.httpsRedirect} sends a cleartext request to its https URL (RFC 9110 15.4.9). */
     HTTPS_REDIRECT(308, "https_redirect", "Permanent Redirect"),
     VHOST_DISABLED(404, "vhost_disabled", "Not Found"),
+    /**
+     * The request's vhost was deleted or disabled while its response was still streaming (server-sent events, a
+     * gRPC stream): it ran on for {@code portico.dataplane.shutdown-grace}, then was cut (stream reset, HTTP/1.1
+     * connection closed).
+     */
+    VHOST_REMOVED(503, "vhost_removed", "Service Unavailable"),
     LOOP_DETECTED(508, "loop_detected", "Loop Detected"),
     NO_HEALTHY_UPSTREAM(503, "no_healthy_upstream", "Service Unavailable"),
     UPSTREAM_CONNECT_FAILURE(502, "upstream_connect_failure", "Bad Gateway"),
@@ -64,9 +70,35 @@ public enum LocalReason {
      * {@code client_body_timeout}): 408 and the connection closed, or a reset once the response has begun.
      */
     CLIENT_BODY_TIMEOUT(408, "client_body_timeout", "Request Timeout"),
+    /**
+     * The client took none of the response body for {@code portico.dataplane.client-send-timeout} (nginx
+     * {@code send_timeout}): it stopped reading, or as an HTTP/2 client never opened its flow-control window. The
+     * response is cut (the stream reset, an HTTP/1.1 connection closed) and the upstream let go.
+     */
+    CLIENT_SEND_TIMEOUT(408, "client_send_timeout", "Request Timeout"),
     /** The client went away before the response was complete (nginx logs 499). */
     CLIENT_ABORTED(499, "client_aborted", "Client Closed Request"),
-    INTERNAL_ERROR(500, "internal_error", "Internal Server Error");
+    INTERNAL_ERROR(500, "internal_error", "Internal Server Error"),
+    /*
+     * HTTP/2 connections closed for an attack on the protocol: no response is sent, the connection ends with GOAWAY
+     * (ENHANCE_YOUR_CALM or PROTOCOL_ERROR); the status is what the access log and stats show for it.
+     */
+    /** More stream resets than {@code portico.dataplane.http2.max-resets-per-window} allows (CVE-2023-44487). */
+    H2_RAPID_RESET(400, "h2_rapid_reset", "Bad Request"),
+    /** A header block in many tiny CONTINUATION frames (CVE-2024-27316). */
+    H2_CONTINUATION_FLOOD(400, "h2_continuation_flood", "Bad Request"),
+    /**
+     * A header block whose decoded list is far over the limit (an HPACK bomb: small on the wire, huge once
+     * decompressed); one only a little over it gets 431 on its stream.
+     */
+    H2_HEADER_LIST_TOO_LARGE(431, "h2_header_list_too_large", "Request Header Fields Too Large"),
+    /**
+     * Control frames (PING, SETTINGS) faster than the client reads their acknowledgements, or empty DATA frames
+     * without end: a flood that would queue answers without bound.
+     */
+    H2_FRAME_FLOOD(400, "h2_frame_flood", "Bad Request"),
+    /** Any other HTTP/2 connection error the client caused (a frame out of place, a bad size, bad HPACK). */
+    H2_PROTOCOL_ERROR(400, "h2_protocol_error", "Bad Request");
 
     private final int status;
     private final String code;

@@ -52,6 +52,12 @@ public final class DataPlaneLifecycle {
 
         /** Runs on the instance's loop: closes its tunnels (WebSocket connections), which accounts them. */
         void closeTunnels();
+
+        /**
+         * Tells the instance's open connections that no new request will be taken where the protocol can say so
+         * (HTTP/2 GOAWAY; HTTP/1.1 says it with {@code Connection: close} on its next response). Called off the loop.
+         */
+        void announceDrain();
     }
 
     private final Vertx vertx;
@@ -81,6 +87,9 @@ public final class DataPlaneLifecycle {
             return true;
         }
         boolean closed = true;
+        for (LoopInstance instance : instances) {
+            instance.announceDrain();
+        }
         for (ChannelFuture closing : instances.get(0).stopAccepting()) {
             try {
                 closed &= closing != null && closing.await(SOCKET_CLOSE_SECONDS, TimeUnit.SECONDS);

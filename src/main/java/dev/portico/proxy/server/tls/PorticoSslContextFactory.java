@@ -24,8 +24,9 @@ import java.util.List;
 
 /**
  * Builds the listener's Netty {@link SslContext} from what Vert.x hands over (the key manager factory wrapping
- * {@link SniKeyManager}); the cipher suites and ALPN protocols Vert.x passes are its defaults, not Portico's, and are
- * ignored. Vert.x calls {@link #create} once per listener, when it binds, and after an update of its TLS options.
+ * {@link SniKeyManager}); the cipher suites Vert.x passes are its defaults, not Portico's, and are ignored. The ALPN
+ * protocols it passes are the listener's ({@code HttpServerOptions.alpnVersions}, set from the listener's protocols),
+ * in preference order. Vert.x calls {@link #create} once per listener, when it binds, and after an update of its TLS options.
  * Session ticket keys come with the certificates' table ({@link TlsTable#ticketKeys}); only BoringSSL can be given
  * them: the JDK's engine keeps its own per-process keys, which it offers no API to set.
  */
@@ -36,6 +37,7 @@ final class PorticoSslContextFactory implements SslContextFactory {
     private final SslProvider provider;
     private final CipherProfile profile;
     private KeyManagerFactory keyManagers;
+    private List<String> applicationProtocols = List.of(ApplicationProtocolNames.HTTP_1_1);
 
     PorticoSslContextFactory(SslProvider provider, CipherProfile profile) {
         this.provider = provider;
@@ -45,6 +47,14 @@ final class PorticoSslContextFactory implements SslContextFactory {
     @Override
     public SslContextFactory keyMananagerFactory(KeyManagerFactory factory) {
         this.keyManagers = factory;
+        return this;
+    }
+
+    @Override
+    public SslContextFactory applicationProtocols(List<String> protocols) {
+        if (protocols != null && !protocols.isEmpty()) {
+            this.applicationProtocols = List.copyOf(protocols);
+        }
         return this;
     }
 
@@ -63,12 +73,13 @@ final class PorticoSslContextFactory implements SslContextFactory {
                 .enableOcsp(provider == SslProvider.OPENSSL)
                 .protocols(profile.protocols().toArray(new String[0]))
                 .ciphers(profile.cipherSuites())
-                // HTTP/1.1 only until HTTP/2 is served: a client offering h2 falls back to it, and one offering
-                // nothing Portico speaks still connects (NO_ADVERTISE / ACCEPT) and is read as HTTP/1.1.
+                // The listener's protocols, h2 first when it serves HTTP/2 (RFC 7301: the server picks by its own
+                // preference); a client offering nothing Portico speaks still connects (NO_ADVERTISE / ACCEPT) and
+                // is read as HTTP/1.1.
                 .applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
                         ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
                         ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
-                        ApplicationProtocolNames.HTTP_1_1))
+                        applicationProtocols))
                 .build();
         TlsTable table = certificatesOf(keyManagers);
         applyTicketKeys(context, table.ticketKeys());

@@ -6,7 +6,7 @@ import io.vertx.core.spi.tls.SslContextFactory;
 /**
  * Vert.x's hook for the TLS engine of a server, taken over so Portico builds the Netty context itself
  * ({@link PorticoSslContextFactory}): the engine chosen at start (Vert.x picks the JDK's even when BoringSSL loads),
- * the profile's protocols and ciphers, ALPN offering HTTP/1.1 only, and SNI answered on the event loop. Immutable, so
+ * the profile's protocols and ciphers, ALPN offering the listener's protocols, and SNI answered on the event loop. Immutable, so
  * {@link #copy} is the instance itself.
  */
 final class PorticoSslEngineOptions extends SSLEngineOptions {

@@ -55,6 +55,32 @@ final class TlsClients {
         return socket;
     }
 
+    /**
+     * A JDK socket to {@code port} that negotiated {@code h2} by ALPN with {@code serverName} as SNI; a small
+     * {@code receiveBuffer} (bytes, 0 for the default) lets a test stop reading and make the server's writes back up.
+     */
+    static SSLSocket h2(int port, String serverName, int receiveBuffer) throws Exception {
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, new TrustManager[] {new TrustingAnyCertificate()}, null);
+        Socket plain = new Socket();
+        if (receiveBuffer > 0) {
+            plain.setReceiveBufferSize(receiveBuffer);
+        }
+        plain.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port), 10_000);
+        SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket(plain, "127.0.0.1", port, true);
+        socket.setSoTimeout(10_000);
+        SSLParameters parameters = socket.getSSLParameters();
+        parameters.setServerNames(List.of(new SNIHostName(serverName)));
+        parameters.setApplicationProtocols(new String[] {"h2"});
+        socket.setSSLParameters(parameters);
+        socket.startHandshake();
+        if (!"h2".equals(socket.getApplicationProtocol())) {
+            socket.close();
+            throw new IOException("ALPN chose " + socket.getApplicationProtocol() + ", not h2");
+        }
+        return socket;
+    }
+
     /** Writes {@code request} on a socket that completed its handshake and reads until the server closes. */
     static String exchange(SSLSocket socket, String request) throws IOException {
         socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));

@@ -8,6 +8,7 @@ import dev.portico.proxy.server.http1.ClientHalfClosed;
 import dev.portico.proxy.server.http1.GuardedConnections;
 import dev.portico.proxy.server.http1.RequestGuard;
 import dev.portico.proxy.server.http1.RequestRefused;
+import dev.portico.proxy.server.http2.Http2Connections;
 import dev.portico.proxy.server.tls.HandshakeFacts;
 import dev.portico.proxy.upstream.pool.UpstreamClients;
 import io.netty.handler.codec.DecoderResult;
@@ -19,26 +20,30 @@ import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Serves an HTTP/1.1 listener, cleartext or over TLS, on one loop: Vert.x's HTTP/1 server with the strict request guard
+ * Serves a listener, cleartext or over TLS, on one loop: Vert.x's HTTP server with the strict request guard
  * ({@link GuardedConnections}) in front of its decoder on every connection, each exchange paired with its
  * connection's {@link RequestGuard}, and the requests the guard or the decoder refused answered here. TLS sits below
  * all of it (the SSL handler comes first in the pipeline), so the guard reads decrypted bytes the same way.
  */
-final class Http1Serving implements ListenerServing {
+final class HttpServing implements ListenerServing {
 
     private final Listener listener;
     private final DataPlaneSettings settings;
     private final ProxyRequestHandler requests;
     private final GuardedConnections connections;
     private final ListenerCertificates certificates;
+    private final Http2Connections http2;
 
-    Http1Serving(Listener listener, DataPlaneSettings settings, ProxyRequestHandler requests,
-                 ListenerCertificates certificates) {
+    HttpServing(Listener listener, DataPlaneSettings settings, ProxyRequestHandler requests,
+                ListenerCertificates certificates, Http2Connections http2) {
         this.listener = listener;
+        this.http2 = http2;
         this.certificates = certificates;
         this.settings = settings;
         this.requests = requests;
@@ -59,7 +64,11 @@ final class Http1Serving implements ListenerServing {
                 .invalidRequestHandler(this::invalidRequest)
                 .connectionHandler(connection -> {
                     accepted.handle(connection);
-                    connections.guard(connection, options);
+                    if (Http2Connections.isHttp2(connection)) {
+                        http2.accepted(connection);
+                    } else {
+                        connections.guard(connection, options);
+                    }
                 });
     }
 
@@ -70,7 +79,13 @@ final class Http1Serving implements ListenerServing {
 
     private HttpServerOptions options(int bindPort) {
         HttpServerOptions options = cleartextOptions(bindPort);
-        return listener.tls() == null ? options : listener.tls().applyTo(options, certificates.presented());
+        if (listener.tls() == null) {
+            return options;
+        }
+        listener.tls().applyTo(options, certificates.presented());
+        // ALPN offers what the listener speaks, h2 first: the server's preference decides (RFC 7301 section 3.2).
+        return listener.http2() ? Http2Connections.applyTo(options, settings)
+                : options.setAlpnVersions(List.of(HttpVersion.HTTP_1_1));
     }
 
     private HttpServerOptions cleartextOptions(int bindPort) {
@@ -83,7 +98,9 @@ final class Http1Serving implements ListenerServing {
                 .setMaxHeaderSize(settings.maxHeaderSize())
                 .setMaxChunkSize(UpstreamClients.BODY_CHUNK_SIZE)
                 .setHandle100ContinueAutomatically(false)
-                // HTTP/1.1 only: an "Upgrade: h2c" is a hop-by-hop header to drop, not a switch.
+                // No h2c: Vert.x would build a cleartext connection's HTTP/1 pipeline after reading its first
+                // request, before the strict guard could be put in front of it. An "Upgrade: h2c" is a hop-by-hop
+                // header to drop, not a switch.
                 .setHttp2ClearTextEnabled(false)
                 .setCompressionSupported(false)
                 .setDecompressionSupported(false)
@@ -95,9 +112,18 @@ final class Http1Serving implements ListenerServing {
                 .setReuseAddress(true);
     }
 
-    /** A request the guard passed and the decoder read: paired with its connection, then routed. */
+    /**
+     * A request the guard passed and the decoder read, or a stream of an HTTP/2 connection: paired with its
+     * connection, then routed.
+     */
     private void request(HttpServerRequest request) {
         RoutingSnapshot snapshot = requests.snapshot();
+        if (request.version() == HttpVersion.HTTP_2) {
+            Exchange exchange = requests.open(request, snapshot);
+            exchange.connection(http2.streamOf(request));
+            requests.route(exchange, snapshot);
+            return;
+        }
         Exchange exchange = open(request, snapshot);
         if (exchange != null) {
             requests.route(exchange, snapshot);

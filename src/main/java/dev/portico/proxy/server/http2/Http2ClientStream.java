@@ -1,0 +1,56 @@
+package dev.portico.proxy.server.http2;
+
+import dev.portico.proxy.core.ClientConnection;
+import dev.portico.proxy.core.ClientTls;
+import dev.portico.proxy.core.Exchange;
+import io.vertx.core.MultiMap;
+import io.vertx.core.http.HttpServerRequest;
+
+/**
+ * The client side of one HTTP/2 stream, as the pipeline sees its connection. What HTTP/1 does to its connection
+ * (close it behind an unread body, probe a half-closed socket) happens here to the stream alone, since the
+ * connection carries other streams; flow control, not the connection, holds back a client that sends too much.
+ */
+public final class Http2ClientStream implements ClientConnection {
+
+    private final HttpServerRequest request;
+    private final ClientTls tls;
+
+    /** @param tls what the connection's TLS handshake settled, or null in cleartext */
+    public Http2ClientStream(HttpServerRequest request, ClientTls tls) {
+        this.request = request;
+        this.tls = tls;
+    }
+
+    /**
+     * The reply is complete and the request body unread: read the rest and drop it, so the client's stream ends
+     * normally. A RST_STREAM here could cut the reply's own DATA frames still waiting for flow-control credit.
+     */
+    @Override
+    public void lingerThenClose() {
+        request.handler(null);
+        request.resume();
+    }
+
+    @Override
+    public void completed(Exchange exchange) {
+        // Streams are independent: nothing waits on this one's end.
+    }
+
+    /** Interim responses are not relayed over HTTP/2 (yet): the final response follows anyway. */
+    @Override
+    public boolean sendInterim(int status, String reasonPhrase, MultiMap headers, CharSequence via) {
+        return false;
+    }
+
+    /** HTTP/2 has no half-closed socket to probe: a client that leaves resets its stream or closes the connection. */
+    @Override
+    public boolean probeHalfClosed() {
+        return false;
+    }
+
+    @Override
+    public ClientTls tls() {
+        return tls;
+    }
+}

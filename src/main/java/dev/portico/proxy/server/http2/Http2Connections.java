@@ -1,0 +1,92 @@
+package dev.portico.proxy.server.http2;
+
+import dev.portico.proxy.core.ClientTls;
+import dev.portico.proxy.core.DataPlaneSettings;
+import dev.portico.proxy.server.tls.HandshakeFacts;
+import io.vertx.core.http.Http2Settings;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.http.impl.Http2ServerConnection;
+import io.vertx.core.net.impl.ConnectionBase;
+import io.netty.channel.Channel;
+import io.netty.util.AttributeKey;
+
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The HTTP/2 side of one listener on one loop: the limits every connection gets (in its SETTINGS and in the
+ * decoder's flood guards), and each connection's TLS facts, read once, for its streams' {@link Http2ClientStream}.
+ */
+public final class Http2Connections {
+
+    /** A connection's handshake facts ride on its channel, and go with it. */
+    private static final AttributeKey<ClientTls> HANDSHAKE = AttributeKey.valueOf("portico.h2.handshake");
+
+    private final Http2ConnectionErrors errors;
+    /** This loop's open HTTP/2 connections, for the GOAWAY a drain sends. */
+    private final Set<HttpConnection> open = Collections.newSetFromMap(new IdentityHashMap<>());
+
+    public Http2Connections(Http2ConnectionErrors errors) {
+        this.errors = errors;
+    }
+
+    /**
+     * Makes {@code options} (a TLS server's) offer h2 then http/1.1 by ALPN, with the limits of {@code settings}:
+     * concurrent streams, initial window, header list size ({@code max-header-size}, as for HTTP/1: it also bounds
+     * what an HPACK-compressed block may expand to), resets per window (rapid reset) and small CONTINUATION frames.
+     */
+    public static HttpServerOptions applyTo(HttpServerOptions options, DataPlaneSettings settings) {
+        DataPlaneSettings.Http2 http2 = settings.http2();
+        return options.setAlpnVersions(List.of(HttpVersion.HTTP_2, HttpVersion.HTTP_1_1))
+                .setInitialSettings(new Http2Settings()
+                        .setMaxConcurrentStreams(http2.maxConcurrentStreams())
+                        .setInitialWindowSize(http2.initialWindowSize())
+                        .setMaxHeaderListSize(settings.maxHeaderSize())
+                        // Portico never pushes.
+                        .setPushEnabled(false))
+                .setHttp2RstFloodMaxRstFramePerWindow(http2.maxResetsPerWindow())
+                .setHttp2RstFloodWindowDuration((int) Math.max(1, http2.resetWindow().toSeconds()))
+                .setHttp2RstFloodWindowDurationTimeUnit(TimeUnit.SECONDS)
+                .setHttp2MaxSmallContinuationFrames(http2.maxSmallContinuationFrames());
+    }
+
+    /** Whether {@code connection} speaks HTTP/2 (ALPN chose h2). */
+    public static boolean isHttp2(HttpConnection connection) {
+        return connection instanceof Http2ServerConnection;
+    }
+
+    /** A new HTTP/2 connection: reads its handshake once and watches it for the floods it may be closed for. */
+    public void accepted(HttpConnection connection) {
+        if (connection.isSsl()) {
+            channelOf(connection).attr(HANDSHAKE).set(HandshakeFacts.of(connection.sslSession()));
+        }
+        errors.watch(connection);
+        open.add(connection);
+        channelOf(connection).closeFuture().addListener(closed -> open.remove(connection));
+    }
+
+    /**
+     * GOAWAY to every open connection: clients open no new stream here, the streams in flight run to their end
+     * and then each connection closes (the data plane's shutdown grace bounds the wait: it closes what is left).
+     */
+    public void goAwayAll() {
+        for (HttpConnection connection : List.copyOf(open)) {
+            connection.shutdown(1, TimeUnit.HOURS);
+        }
+    }
+
+    /** The client side of one request's stream. */
+    public Http2ClientStream streamOf(HttpServerRequest request) {
+        return new Http2ClientStream(request, channelOf(request.connection()).attr(HANDSHAKE).get());
+    }
+
+    private static Channel channelOf(HttpConnection connection) {
+        return ((ConnectionBase) connection).channel();
+    }
+}
