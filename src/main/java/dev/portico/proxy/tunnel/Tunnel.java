@@ -21,6 +21,17 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Tunnel {
 
+    /**
+     * Whether a side can take more bytes, when its socket cannot say so itself (an upstream's switched HTTP client
+     * connection).
+     */
+    public interface Writability {
+        boolean full();
+
+        /** Runs {@code drained} whenever the side can take bytes again. */
+        void onDrained(Runnable drained);
+    }
+
     private static final Logger LOG = Logger.getLogger(Tunnel.class);
 
     private final Exchange exchange;
@@ -38,9 +49,11 @@ public final class Tunnel {
     /** For a WebSocket: where each direction's frames end, so Portico's own close frame can go between two. */
     private final FrameBoundary toClient;
     private final FrameBoundary toUpstream;
+    private final Writability upstreamWritability;
 
-    private Tunnel(Exchange exchange, NetSocket client, NetSocket upstream, long idleTimeoutMillis, Runnable released,
-                   boolean webSocket) {
+    private Tunnel(Exchange exchange, NetSocket client, NetSocket upstream, Writability upstreamWritability,
+                   long idleTimeoutMillis, Runnable released, boolean webSocket) {
+        this.upstreamWritability = upstreamWritability;
         this.toClient = webSocket ? new FrameBoundary() : null;
         this.toUpstream = webSocket ? new FrameBoundary() : null;
         this.exchange = exchange;
@@ -54,13 +67,16 @@ public final class Tunnel {
     /**
      * Starts relaying between two switched sockets of the exchange's loop, both paused.
      *
+     * @param upstreamWritability how full the upstream side is (its socket's own write queue does not say)
      * @param released run once when the tunnel closes: gives back what the upstream side held (its pool)
      * @param webSocket whether the protocol switched to is WebSocket: then Portico's own closes (vhost removed,
      *                  shutdown) send each side a close frame first, where that side's framing allows
      */
-    public static Tunnel start(Exchange exchange, NetSocket client, NetSocket upstream, long idleTimeoutMillis,
-                               Runnable released, boolean webSocket) {
-        Tunnel tunnel = new Tunnel(exchange, client, upstream, idleTimeoutMillis, released, webSocket);
+    public static Tunnel start(Exchange exchange, NetSocket client, NetSocket upstream,
+                               Writability upstreamWritability, long idleTimeoutMillis, Runnable released,
+                               boolean webSocket) {
+        Tunnel tunnel = new Tunnel(exchange, client, upstream, upstreamWritability, idleTimeoutMillis, released,
+                webSocket);
         tunnel.relay(client, upstream, true);
         tunnel.relay(upstream, client, false);
         tunnel.registry.add(tunnel);
@@ -80,7 +96,11 @@ public final class Tunnel {
     private void relay(NetSocket from, NetSocket to, boolean fromClient) {
         from.handler(buffer -> forward(buffer, from, to, fromClient));
         // Resuming an unpaused socket does nothing: one drain handler serves every pause.
-        to.drainHandler(v -> from.resume());
+        if (fromClient) {
+            upstreamWritability.onDrained(from::resume);
+        } else {
+            to.drainHandler(v -> from.resume());
+        }
         from.endHandler(v -> close(fromClient ? TunnelClose.CLIENT_CLOSED : TunnelClose.UPSTREAM_CLOSED));
         from.exceptionHandler(failure -> {
             if (failure instanceof HttpClosedException) {
@@ -109,7 +129,7 @@ public final class Tunnel {
             frames.follow(buffer);
         }
         to.write(buffer);
-        if (to.writeQueueFull()) {
+        if (fromClient ? upstreamWritability.full() : to.writeQueueFull()) {
             from.pause();
         }
     }

@@ -6,6 +6,7 @@ import dev.portico.proxy.core.outcome.LocalReason;
 import dev.portico.proxy.core.outcome.TunnelClose;
 import dev.portico.proxy.tunnel.Tunnel;
 import dev.portico.proxy.upstream.pool.HeaderEntries;
+import dev.portico.proxy.upstream.pool.SwitchedConnection;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
@@ -31,6 +32,7 @@ final class UpgradeForwarding {
         String protocol = upstream.getHeader(HttpHeaders.UPGRADE);
         // The upstream's socket, held paused: bytes it sent right after its 101 wait until the tunnel reads them.
         NetSocket upstreamSocket = upstream.netSocket().pause();
+        SwitchedConnection upstreamConnection = SwitchedConnection.of(upstream.request().connection());
         if (protocol == null) {
             // RFC 9110 section 15.2.2: a 101 names the protocol switched to. The client could not know what to speak.
             upstreamSocket.close();
@@ -56,7 +58,7 @@ final class UpgradeForwarding {
                 exchange.tunnelClosed(TunnelClose.ERROR, 0, 0);
                 return;
             }
-            Tunnel.start(exchange, switched.result().pause(), upstreamSocket,
+            Tunnel.start(exchange, switched.result().pause(), upstreamSocket, upstreamConnection,
                     call.stage().websocketIdleTimeoutMillis(), call::releasePool,
                     protocol.trim().equalsIgnoreCase("websocket"));
         });
