@@ -8,9 +8,7 @@ import dev.portico.proxy.route.RoutingSnapshot;
 import dev.portico.proxy.upstream.pool.UpstreamClients;
 import io.vertx.core.Vertx;
 
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
@@ -28,7 +26,6 @@ final class SnapshotAdoption {
     private final RoutedExchanges routed;
     private final Vertx vertx;
     private final long graceMillis;
-    private final List<ListenerCertificates> certificates = new ArrayList<>();
     private RoutingSnapshot adopted;
 
     /** @param graceMillis how long a stream whose vhost went may run on before it is cut */
@@ -39,11 +36,6 @@ final class SnapshotAdoption {
         this.graceMillis = graceMillis;
     }
 
-    /** Keeps a TLS server of this loop presenting the adopted snapshot's certificates. */
-    void follow(ListenerCertificates listener) {
-        certificates.add(listener);
-    }
-
     /** Switches this loop to {@code snapshot}, once; runs on the loop. */
     void adopt(RoutingSnapshot snapshot) {
         if (snapshot != adopted) {
@@ -51,9 +43,6 @@ final class SnapshotAdoption {
             upstreams.retainOnly(snapshot.poolKeys());
             if (routed.size() > 0) {
                 routed.retireAllBut(servingVhosts(snapshot), vertx, graceMillis);
-            }
-            for (ListenerCertificates listener : certificates) {
-                listener.adopt(snapshot);
             }
         }
     }
