@@ -1,17 +1,8 @@
 package dev.portico.testing;
 
-import io.grpc.CallOptions;
-import io.grpc.Metadata;
-import io.grpc.Status;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The gRPC harness checked on its own, client straight to origin, no proxy: what {@code GrpcEndToEndTest} then
@@ -40,6 +31,16 @@ class GrpcOriginTest {
     @Test
     void unary() {
         GrpcConversations.unary(client);
+    }
+
+    @Test
+    void largeMessage() {
+        GrpcConversations.largeMessage(client);
+    }
+
+    @Test
+    void concurrentCalls() {
+        GrpcConversations.concurrentCalls(client, 200);
     }
 
     @Test
@@ -73,13 +74,8 @@ class GrpcOriginTest {
     }
 
     @Test
-    void aCallPastItsDeadlineIsCancelledOnTheOrigin() {
-        int cancelledBefore = origin.cancelled();
-        GrpcCall.Closed closed = client.start(GrpcProbe.HANG,
-                        CallOptions.DEFAULT.withDeadlineAfter(300, TimeUnit.MILLISECONDS), new Metadata(), 1)
-                .send("wait").halfClose().closed(GrpcClient.WAIT);
-        assertEquals(Status.Code.DEADLINE_EXCEEDED, closed.status().getCode());
-        Eventually.within(GrpcClient.WAIT, () -> assertTrue(origin.cancelled() > cancelledBefore));
+    void deadline() {
+        GrpcConversations.deadline(client, origin);
     }
 
     @Test
