@@ -58,7 +58,7 @@ public final class GrpcOrigin implements AutoCloseable {
                 .addMethod(GrpcProbe.ECHO, ServerCalls.asyncUnaryCall(GrpcOrigin::echo))
                 .addMethod(GrpcProbe.COUNT, ServerCalls.asyncServerStreamingCall(this::count))
                 .addMethod(GrpcProbe.SUM, ServerCalls.asyncClientStreamingCall(GrpcOrigin::sum))
-                .addMethod(GrpcProbe.CHAT, ServerCalls.asyncBidiStreamingCall(GrpcOrigin::chat))
+                .addMethod(GrpcProbe.CHAT, ServerCalls.asyncBidiStreamingCall(this::chat))
                 .addMethod(GrpcProbe.FAIL, ServerCalls.asyncUnaryCall(GrpcOrigin::fail))
                 .addMethod(GrpcProbe.HANG, ServerCalls.asyncUnaryCall(this::hang))
                 .build();
@@ -180,7 +180,8 @@ public final class GrpcOrigin implements AutoCloseable {
         };
     }
 
-    private static StreamObserver<String> chat(StreamObserver<String> response) {
+    private StreamObserver<String> chat(StreamObserver<String> response) {
+        ((ServerCallStreamObserver<String>) response).setOnCancelHandler(cancelled::incrementAndGet);
         return new StreamObserver<>() {
             @Override
             public void onNext(String value) {

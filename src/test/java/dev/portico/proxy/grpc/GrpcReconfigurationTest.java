@@ -1,5 +1,6 @@
 package dev.portico.proxy.grpc;
 
+import dev.portico.testing.Api;
 import dev.portico.testing.ConfigurationChurn;
 import dev.portico.testing.Eventually;
 import dev.portico.testing.GrpcCall;
@@ -10,6 +11,7 @@ import dev.portico.testing.GrpcProbe;
 import dev.portico.testing.Pacing;
 import dev.portico.testing.PostgresResource;
 import io.grpc.Metadata;
+import io.grpc.Status;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.json.JsonObject;
@@ -83,6 +85,28 @@ class GrpcReconfigurationTest extends GrpcProxyTestSupport {
                 GrpcConversations.assertOk(after.closed(GrpcClient.WAIT));
                 assertEquals("46", after.headers(GrpcClient.WAIT).get(REVISION), "a new call gets the last edit");
             });
+        }
+    }
+
+    /**
+     * Deleting the stream's own vhost ends the stream, but only after the grace period (2 s in tests): a message sent
+     * right after the delete is still answered, then the stream is reset (grpc-java reports a reset as UNAVAILABLE,
+     * which gRPC clients may retry) and the call ends on the origin too.
+     */
+    @Test
+    void deletingItsVhostEndsTheStreamAfterTheGrace() throws Exception {
+        try (GrpcOrigin origin = GrpcOrigin.cleartext()) {
+            String own = vhost(grpcVhost("doomed", "doomed.test", origin.url(false)));
+            GrpcCall chat = client("doomed.test").start(GrpcProbe.CHAT);
+            chat.send("before");
+            Eventually.value(GrpcClient.WAIT, chat::messages, received -> received.size() == 1);
+            Api.delete(own);
+            chat.send("during the grace");
+            Eventually.value(GrpcClient.WAIT, chat::messages, received -> received.size() == 2);
+            GrpcCall.Closed closed = chat.closed(GrpcClient.WAIT);
+            assertEquals(List.of("echo:before", "echo:during the grace"), chat.messages());
+            assertEquals(Status.Code.UNAVAILABLE, closed.status().getCode(), closed.status().toString());
+            Eventually.within(GrpcClient.WAIT, () -> assertEquals(1, origin.cancelled(), "ended on the origin"));
         }
     }
 }
