@@ -47,6 +47,7 @@ public class DataPlaneServer {
     private final RequestObserver[] observers;
     private final DataPlaneState state = new DataPlaneState();
     private final DataPlaneLifecycle lifecycle;
+    private List<Listener> listeners = List.of();
     private volatile boolean listening;
     private volatile boolean started;
 
@@ -71,7 +72,8 @@ public class DataPlaneServer {
         for (RequestObserver observer : observers) {
             observer.start(instances);
         }
-        DataPlaneVerticle.Services services = new DataPlaneVerticle.Services(dataplane, Listener.of(dataplane, this::tlsTermination),
+        listeners = Listener.of(dataplane, this::tlsTermination);
+        DataPlaneVerticle.Services services = new DataPlaneVerticle.Services(dataplane, listeners,
                 upstream, snapshots, stats, observers, state);
         snapshots.onPublish(this::broadcast);
         for (int i = 0; i < instances; i++) {
@@ -156,6 +158,12 @@ public class DataPlaneServer {
     }
 
     private void broadcast(RoutingSnapshot snapshot) {
+        // On the publishing thread, in publishing order: every loop's server of a listener shares what it presents.
+        for (Listener listener : listeners) {
+            if (listener.tls() != null) {
+                listener.tls().presentFrom(snapshot);
+            }
+        }
         for (DataPlaneState.Loop loop : state.loops()) {
             loop.context().runOnContext(v -> loop.state().get(SnapshotAdoption.PER_LOOP).adopt(snapshot));
         }

@@ -88,12 +88,11 @@ final class DataPlaneVerticle extends AbstractVerticle implements DataPlaneLifec
         List<Listener> listeners = services.listeners();
         for (int i = 0; i < listeners.size(); i++) {
             Listener listener = listeners.get(i);
-            ListenerCertificates certificates = null;
             if (listener.tls() != null) {
-                certificates = new ListenerCertificates(listener.name(), listener.tls(), services.snapshots().current());
-                adoption.follow(certificates);
+                // Before the server's first context reads it; each publish swaps in more (DataPlaneServer).
+                listener.tls().presentFrom(services.snapshots().current());
             }
-            ListenerServing serving = ListenerServing.of(listener, config, requests, certificates, http2);
+            ListenerServing serving = ListenerServing.of(listener, config, requests, http2);
             servings.add(serving);
             int bindPort = listener.port() == 0 ? RANDOM_SHARED_PORT - i : listener.port();
             boolean tls = listener.tls() != null;

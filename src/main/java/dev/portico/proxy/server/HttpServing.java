@@ -37,14 +37,12 @@ final class HttpServing implements ListenerServing {
     private final DataPlaneSettings settings;
     private final ProxyRequestHandler requests;
     private final GuardedConnections connections;
-    private final ListenerCertificates certificates;
     private final Http2Connections http2;
 
     HttpServing(Listener listener, DataPlaneSettings settings, ProxyRequestHandler requests,
-                ListenerCertificates certificates, Http2Connections http2) {
+                Http2Connections http2) {
         this.listener = listener;
         this.http2 = http2;
-        this.certificates = certificates;
         this.settings = settings;
         this.requests = requests;
         this.connections = new GuardedConnections(settings.maxRequestLine(), settings.maxHeaderSize(),
@@ -56,9 +54,6 @@ final class HttpServing implements ListenerServing {
         HttpServerOptions options = options(bindPort);
         connections.start(vertx);
         HttpServer server = vertx.createHttpServer(options);
-        if (certificates != null) {
-            certificates.bind(server);
-        }
         return server
                 .requestHandler(this::request)
                 .invalidRequestHandler(this::invalidRequest)
@@ -82,7 +77,7 @@ final class HttpServing implements ListenerServing {
         if (listener.tls() == null) {
             return options;
         }
-        listener.tls().applyTo(options, certificates.presented());
+        listener.tls().applyTo(options, listener.tls().presenting());
         // ALPN offers what the listener speaks, h2 first: the server's preference decides (RFC 7301 section 3.2).
         return listener.http2() ? Http2Connections.applyTo(options, settings)
                 : options.setAlpnVersions(List.of(HttpVersion.HTTP_1_1));

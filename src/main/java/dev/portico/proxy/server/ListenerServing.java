@@ -19,13 +19,12 @@ interface ListenerServing {
     /**
      * The serving of {@code listener}'s protocols on one loop.
      *
-     * @param certificates what a TLS listener presents on this loop; null for a cleartext one
      * @param http2        this loop's HTTP/2 connections, for a listener that speaks HTTP/2
      */
     static ListenerServing of(Listener listener, DataPlaneSettings settings, ProxyRequestHandler requests,
-                              ListenerCertificates certificates, Http2Connections http2) {
+                              Http2Connections http2) {
         // One Vert.x server speaks both protocols a listener may have (ALPN picks per connection): one serving.
-        return new HttpServing(listener, settings, requests, certificates, http2);
+        return new HttpServing(listener, settings, requests, http2);
     }
 
     /**

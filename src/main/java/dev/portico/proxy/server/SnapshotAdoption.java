@@ -9,9 +9,7 @@ import dev.portico.proxy.tunnel.OpenTunnels;
 import dev.portico.proxy.upstream.pool.UpstreamClients;
 import io.vertx.core.Vertx;
 
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
@@ -30,7 +28,6 @@ final class SnapshotAdoption {
     private final OpenTunnels tunnels;
     private final Vertx vertx;
     private final long graceMillis;
-    private final List<ListenerCertificates> certificates = new ArrayList<>();
     private RoutingSnapshot adopted;
 
     /** @param graceMillis how long a stream or tunnel whose vhost went may run on before it is cut */
@@ -43,11 +40,6 @@ final class SnapshotAdoption {
         this.graceMillis = graceMillis;
     }
 
-    /** Keeps a TLS server of this loop presenting the adopted snapshot's certificates. */
-    void follow(ListenerCertificates listener) {
-        certificates.add(listener);
-    }
-
     /** Switches this loop to {@code snapshot}, once; runs on the loop. */
     void adopt(RoutingSnapshot snapshot) {
         if (snapshot != adopted) {
@@ -58,9 +50,6 @@ final class SnapshotAdoption {
                 routed.retireAllBut(serving, vertx, graceMillis);
                 // Tunnels keep the vhost they were opened on through edits; its deletion or disabling ends them.
                 tunnels.closeUnless(serving, vertx, graceMillis);
-            }
-            for (ListenerCertificates listener : certificates) {
-                listener.adopt(snapshot);
             }
         }
     }

@@ -97,7 +97,11 @@ final class UpstreamRequestWriter {
         // A request reset mid-body (client gone, timed out or broken framing) reports here too.
         request.exceptionHandler(UpstreamCall.IGNORED);
         WriteStream<Buffer> destination = request;
-        if (!http2 && inHeaders.contains(HttpHeaders.TRANSFER_ENCODING)) {
+        if (inHeaders.contains(HttpHeaders.TRANSFER_ENCODING)
+                || http2 && !inHeaders.contains(HttpHeaders.CONTENT_LENGTH)) {
+            // A body of unknown length: chunked to an HTTP/1.1 upstream; to an HTTP/2 one, DATA frames until
+            // END_STREAM (Vert.x calls that "chunked" too and sends no Transfer-Encoding on h2, but refuses body
+            // writes without it or a Content-Length). gRPC clients never send a Content-Length.
             out.remove(HttpHeaders.CONTENT_LENGTH);
             request.setChunked(true);
         } else if (!http2 && in.version() == HttpVersion.HTTP_2 && !inHeaders.contains(HttpHeaders.CONTENT_LENGTH)) {

@@ -69,7 +69,9 @@ class UpstreamHttp2Test extends DataPlaneTestSupport {
                     .put("connection", request.getHeader("connection"))
                     .put("keepAlive", request.getHeader("keep-alive"))
                     .put("requestId", request.getHeader("X-Request-Id"));
-            if (request.path().equals("/trailers")) {
+            if (request.path().equals("/body")) {
+                request.body().onSuccess(body -> request.response().end(body));
+            } else if (request.path().equals("/trailers")) {
                 request.response().setChunked(true).write(seen.toBuffer());
                 request.response().trailers().set("grpc-status", "0").set("grpc-message", "fine");
                 request.response().end();
@@ -136,6 +138,22 @@ class UpstreamHttp2Test extends DataPlaneTestSupport {
         assertEquals(200, response[0].statusCode(), body.toString());
         assertEquals("0", response[0].trailers().get("grpc-status"));
         assertEquals("fine", response[0].trailers().get("grpc-message"));
+    }
+
+    @Test
+    void aChunkedBodyOfUnknownLengthReachesAnH2cUpstreamWhole() {
+        int port = h2Origin(false);
+        vhost(vhost("chunked", "http://127.0.0.1:" + port, "h2c", null));
+        Buffer echoed = TestVertx.await(client().raw().request(new io.vertx.core.http.RequestOptions()
+                        .setMethod(HttpMethod.POST).setHost("127.0.0.1").setPort(dataPlane.port()).setURI("/body")
+                        .putHeader("Host", "chunked.test"))
+                .compose(request -> {
+                    request.setChunked(true);
+                    request.write("first,");
+                    return request.end("second").compose(sent -> request.response());
+                })
+                .compose(io.vertx.core.http.HttpClientResponse::body));
+        assertEquals("first,second", echoed.toString(), "the body went upstream as DATA frames until END_STREAM");
     }
 
     @Test

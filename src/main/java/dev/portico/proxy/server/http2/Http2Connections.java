@@ -31,6 +31,8 @@ public final class Http2Connections {
     private final Http2ConnectionErrors errors;
     /** This loop's open HTTP/2 connections, for the GOAWAY a drain sends. */
     private final Set<HttpConnection> open = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Set once the data plane drains: a connection that arrives now is told at once. */
+    private boolean draining;
 
     public Http2Connections(Http2ConnectionErrors errors) {
         this.errors = errors;
@@ -67,6 +69,10 @@ public final class Http2Connections {
             channelOf(connection).attr(HANDSHAKE).set(HandshakeFacts.of(connection.sslSession()));
         }
         errors.watch(connection);
+        if (draining) {
+            connection.shutdown(1, TimeUnit.HOURS);
+            return;
+        }
         open.add(connection);
         channelOf(connection).closeFuture().addListener(closed -> open.remove(connection));
     }
@@ -76,6 +82,7 @@ public final class Http2Connections {
      * and then each connection closes (the data plane's shutdown grace bounds the wait: it closes what is left).
      */
     public void goAwayAll() {
+        draining = true;
         for (HttpConnection connection : List.copyOf(open)) {
             connection.shutdown(1, TimeUnit.HOURS);
         }

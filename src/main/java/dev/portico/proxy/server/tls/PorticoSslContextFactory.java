@@ -81,9 +81,9 @@ final class PorticoSslContextFactory implements SslContextFactory {
                         ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
                         applicationProtocols))
                 .build();
-        TlsTable table = certificatesOf(keyManagers);
-        applyTicketKeys(context, table.ticketKeys());
-        return new EngineSettings(context, table.hasDefault() ? null : new UnknownServerNameRefusal(table));
+        PresentedCertificates presented = certificatesOf(keyManagers);
+        presented.followTicketKeys(table -> applyTicketKeys(context, table.ticketKeys()));
+        return new EngineSettings(context, new UnknownServerNameRefusal(presented));
     }
 
     private void applyTicketKeys(SslContext context, SessionTicketKeys keys) {
@@ -114,13 +114,13 @@ final class PorticoSslContextFactory implements SslContextFactory {
 
     /**
      * The certificates the key manager Vert.x hands over presents: {@code KeyCertOptions.wrap} passes our
-     * {@link SniKeyManager} through as the factory's only key manager. The refusal of unknown names must read the
-     * same table, also after an update of the options swapped in new certificates.
+     * {@link SniKeyManager} through as the factory's only key manager. The refusal of unknown names and the ticket
+     * keys follow the same certificates as they are swapped.
      */
-    private static TlsTable certificatesOf(KeyManagerFactory factory) throws SSLException {
+    private static PresentedCertificates certificatesOf(KeyManagerFactory factory) throws SSLException {
         for (KeyManager manager : factory.getKeyManagers()) {
             if (manager instanceof SniKeyManager) {
-                return ((SniKeyManager) manager).table();
+                return ((SniKeyManager) manager).presented();
             }
         }
         throw new SSLException("The TLS listener was configured with a key manager other than Portico's");

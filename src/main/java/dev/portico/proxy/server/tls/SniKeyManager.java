@@ -19,19 +19,19 @@ import java.util.Locale;
 /**
  * Picks the certificate of each handshake from the server name the client sent (SNI), on the event loop running the
  * handshake: both engines call {@link #chooseEngineServerAlias} there, so there is no hop to a worker thread (which
- * Vert.x's own SNI support makes on every full handshake). Reads an immutable {@link TlsTable}: no locks.
+ * Vert.x's own SNI support makes on every full handshake). Reads the listener's current immutable {@link TlsTable} (a volatile read): no locks.
  */
 final class SniKeyManager extends X509ExtendedKeyManager {
 
-    private final TlsTable table;
+    private final PresentedCertificates presented;
 
-    SniKeyManager(TlsTable table) {
-        this.table = table;
+    SniKeyManager(PresentedCertificates presented) {
+        this.presented = presented;
     }
 
-    /** The certificates this key manager presents. */
-    TlsTable table() {
-        return table;
+    /** The certificates this key manager presents, now and after each swap. */
+    PresentedCertificates presented() {
+        return presented;
     }
 
     /**
@@ -40,11 +40,12 @@ final class SniKeyManager extends X509ExtendedKeyManager {
      */
     @Override
     public String chooseEngineServerAlias(String keyType, Principal[] issuers, SSLEngine engine) {
+        TlsTable table = presented.current();
         TlsTable.Entry entry = table.select(requestedServerName(engine.getHandshakeSession()));
         if (entry == null || !entry.privateKey().getAlgorithm().equals(keyType)) {
             return null;
         }
-        staple(entry, engine);
+        staple(table, entry, engine);
         return entry.alias();
     }
 
@@ -53,7 +54,7 @@ final class SniKeyManager extends X509ExtendedKeyManager {
      * and before the server's reply is written, so each name gets the response about its own certificate. The JDK's
      * engine takes no response from outside (it only fetches its own), so it staples nothing.
      */
-    private void staple(TlsTable.Entry entry, SSLEngine engine) {
+    private static void staple(TlsTable table, TlsTable.Entry entry, SSLEngine engine) {
         if (engine instanceof ReferenceCountedOpenSslEngine) {
             byte[] response = table.staples().forAlias(entry.alias());
             if (response != null) {
@@ -78,13 +79,13 @@ final class SniKeyManager extends X509ExtendedKeyManager {
 
     @Override
     public X509Certificate[] getCertificateChain(String alias) {
-        TlsTable.Entry entry = table.byAlias(alias);
+        TlsTable.Entry entry = presented.byAlias(alias);
         return entry == null ? null : entry.chain();
     }
 
     @Override
     public PrivateKey getPrivateKey(String alias) {
-        TlsTable.Entry entry = table.byAlias(alias);
+        TlsTable.Entry entry = presented.byAlias(alias);
         return entry == null ? null : entry.privateKey();
     }
 

@@ -11,20 +11,22 @@ import java.util.Locale;
 /**
  * Refuses a handshake for a host name no certificate covers with the {@code unrecognized_name} alert (RFC 6066
  * section 3), which both engines send when an SNI matcher says no: the client learns why, rather than getting a
- * certificate for another name that it would reject anyway. Only installed when the table has no default entry.
+ * certificate for another name that it would reject anyway. Accepts every name while the table has a default entry.
  */
 final class UnknownServerNameRefusal extends SNIMatcher {
 
-    private final TlsTable table;
+    private final PresentedCertificates presented;
 
-    UnknownServerNameRefusal(TlsTable table) {
+    UnknownServerNameRefusal(PresentedCertificates presented) {
         super(StandardConstants.SNI_HOST_NAME);
-        this.table = table;
+        this.presented = presented;
     }
 
+    /** Any name is accepted while the listener has a default certificate, which serves unknown names. */
     @Override
     public boolean matches(SNIServerName serverName) {
-        return serverName instanceof SNIHostName
+        TlsTable table = presented.current();
+        return table.hasDefault() || serverName instanceof SNIHostName
                 && table.named(((SNIHostName) serverName).getAsciiName().toLowerCase(Locale.ROOT)) != null;
     }
 }

@@ -50,6 +50,12 @@ class Http2DrainTest extends TlsListenerTestSupport {
             busy.frame(RawH2.HEADERS, RawH2.END_HEADERS | RawH2.END_STREAM, 1, RawH2.get("drain.test", "/slow/1500"));
             busy.flush();
             Eventually.within(Duration.ofSeconds(5), () -> assertEquals(1, origin.requestCount()));
+            // The idle connection is up once the server acknowledged its SETTINGS (Vert.x hands it over then).
+            RawH2.Frame settings = idle.next();
+            while (settings != null && !(settings.type() == RawH2.SETTINGS && (settings.flags() & 0x1) != 0)) {
+                settings = idle.next();
+            }
+            assertNotNull(settings, "the idle connection's SETTINGS acknowledged");
 
             instance.drain();
 

@@ -117,7 +117,7 @@ class UpstreamClientCertificateTest {
 
         UpstreamTarget target = UpstreamTarget.of(0, plain, 5_000, new UpstreamHealth(1, 1L), null);
 
-        assertEquals(plain.origin() + "|5000", target.poolKey());
+        assertEquals("http/1.1|" + plain.origin() + "|5000", target.poolKey(), "protocol, origin, connect timeout");
         assertNull(target.tls().serverName());
     }
 
