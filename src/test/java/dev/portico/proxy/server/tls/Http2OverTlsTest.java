@@ -4,6 +4,7 @@ import dev.portico.testing.Api;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.TestPki;
+import dev.portico.testing.TextOrigin;
 import dev.portico.testing.TestPki.Issued;
 import dev.portico.testing.TestPki.Kind;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -28,6 +29,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -216,6 +218,58 @@ class Http2OverTlsTest extends HttpsVhostTestSupport {
 
         assertEquals("2 421", out);
         assertEquals(0, origin.requestCount());
+    }
+
+    private String certificateFor(String host) {
+        return upload(TestPki.leaf(ROOT, TestPki.keys(Kind.EC_P256), Instant.now().minus(Duration.ofHours(1)),
+                Instant.now().plus(Duration.ofDays(30)), host));
+    }
+
+    @Test
+    void cacheAndCompressionWorkTheSameOverHttp2() throws Exception {
+        TextOrigin text = TextOrigin.start();
+        try {
+            Api.create(Api.vhost("h2-cached", "cached.test", text.url())
+                    .put("tls", new JsonObject().put("certificate", certificateFor("cached.test")))
+                    .put("cache", Api.enabled()).put("compression", Api.enabled()));
+            Path body = Files.createTempFile("h2-page", ".html");
+
+            String first = curl("cached.test", "--http2", "-D", "-", "--compressed", "-o", body.toString(),
+                    url("cached.test", "/page"));
+            String second = curl("cached.test", "--http2", "-D", "-", "--compressed", "-o", body.toString(),
+                    url("cached.test", "/page"));
+
+            assertTrue(first.startsWith("HTTP/2 200"), first);
+            assertTrue(first.toLowerCase().contains("content-encoding: br"), first);
+            assertTrue(second.toLowerCase().contains("cache-status: portico; hit"), second);
+            assertTrue(second.toLowerCase().contains("content-encoding: br"), second);
+            assertArrayEquals(TextOrigin.PAGE, Files.readAllBytes(body), "decoded body as the origin sent it");
+            assertEquals(1, text.requests(), "the second answer came from the cache");
+        } finally {
+            text.close();
+        }
+    }
+
+    @Test
+    void staticFilesAreServedOverHttp2ThroughFlowControl() throws Exception {
+        Path root = Files.createTempDirectory("h2-static");
+        byte[] large = new byte[700_000];
+        for (int i = 0; i < large.length; i++) {
+            large[i] = OriginServer.pattern(i);
+        }
+        Files.write(root.resolve("large.bin"), large);
+        Api.create(new JsonObject().put("name", "h2-static").put("hostnames", new io.vertx.core.json.JsonArray()
+                        .add("static.test")).put("upstreams", new io.vertx.core.json.JsonArray())
+                .put("static", new JsonObject().put("root", root.toString()))
+                .put("tls", new JsonObject().put("certificate", certificateFor("static.test"))));
+        Path body = Files.createTempFile("h2-static", ".bin");
+
+        // Ten times the initial stream window: the file is sent as the client's WINDOW_UPDATEs allow.
+        String out = curl("static.test", "--http2", "-o", body.toString(), "-w", "%{http_version} %{http_code}",
+                url("static.test", "/large.bin"));
+
+        assertEquals("2 200", out);
+        assertArrayEquals(large, Files.readAllBytes(body));
     }
 
     private HttpClient h2Client(String serverName) {
