@@ -3,6 +3,7 @@ package dev.portico.proxy.server.tls;
 import dev.portico.testing.Api;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.PostgresResource;
+import dev.portico.testing.RawOrigin;
 import dev.portico.testing.TestPki;
 import dev.portico.testing.TextOrigin;
 import dev.portico.testing.TestPki.Issued;
@@ -270,6 +271,38 @@ class Http2OverTlsTest extends HttpsVhostTestSupport {
 
         assertEquals("2 200", out);
         assertArrayEquals(large, Files.readAllBytes(body));
+    }
+
+    @Test
+    void earlyHintsReachAnHttp2ClientAheadOfTheResponse() throws Exception {
+        String hints = "HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload; as=style\r\n"
+                + "Connection: X-Hint-Secret\r\nX-Hint-Secret: for-the-proxy-only\r\n\r\n";
+        String processing = "HTTP/1.1 102 Processing\r\n\r\n";
+        String done = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 4\r\n\r\ndone";
+        try (RawOrigin origin = RawOrigin.start(request -> request.write(processing + hints + done))) {
+            Api.create(Api.vhost("h2-hints", "hints.test", origin.url())
+                    .put("tls", new JsonObject().put("certificate", certificateFor("hints.test"))));
+            HttpClient client = h2Client("hints.test");
+            try {
+                List<io.vertx.core.MultiMap> received = new java.util.concurrent.CopyOnWriteArrayList<>();
+                String body = await(client.request(options("hints.test", HttpMethod.GET, "/page")).compose(r -> {
+                    r.earlyHintsHandler(received::add);
+                    return r.send();
+                }).compose(r -> {
+                    assertEquals(200, r.statusCode());
+                    return r.body();
+                })).toString();
+
+                assertEquals("done", body);
+                assertEquals(1, received.size(), "one 103, and no 102, reached the client: " + received);
+                io.vertx.core.MultiMap early = received.get(0);
+                assertEquals("</style.css>; rel=preload; as=style", early.get("link"));
+                assertTrue(early.get("via").startsWith("1.1 "), early.get("via"));
+                assertNull(early.get("x-hint-secret"), "hop-by-hop fields stay behind");
+            } finally {
+                client.close();
+            }
+        }
     }
 
     private HttpClient h2Client(String serverName) {
