@@ -8,8 +8,6 @@ import javax.net.ssl.TrustManagerFactory;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -184,9 +182,7 @@ public final class Pebble implements AutoCloseable {
 
     /** A free loopback port, for a listener that must be known before Pebble starts (its httpPort, tlsPort). */
     public static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
+        return PorticoProcess.freePort();
     }
 
     private static HttpClient trusting(Path pem) throws IOException, GeneralSecurityException {

@@ -5,8 +5,10 @@ import io.restassured.RestAssured;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -17,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The packaged application as an operator runs it ({@code java -jar quarkus-run.jar}), in a process of its own on
@@ -140,11 +143,34 @@ public final class PorticoProcess {
                 "QUARKUS_DATASOURCE_USERNAME", user, "QUARKUS_DATASOURCE_PASSWORD", password);
     }
 
+    /**
+     * A free port for a listener another process will bind later, taken below the kernel's ephemeral range
+     * (/proc/sys/net/ipv4/ip_local_port_range): a port from that range, free when probed, can meanwhile become the
+     * source port of any outgoing connection on the machine (a JDBC pool, an ACME client), and the later bind then
+     * fails with "Address already in use" (seen in AcmeReplicasIT under CI).
+     */
     public static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
+        int below = ephemeralRangeStart();
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int port = random.nextInt(Math.min(10_000, below - 1), below);
+            try (ServerSocket socket = new ServerSocket()) {
+                socket.setReuseAddress(false);
+                socket.bind(new InetSocketAddress(port));
+                return port;
+            } catch (IOException taken) {
+                // try another
+            }
+        }
+        throw new IllegalStateException("no free port below " + below);
+    }
+
+    private static int ephemeralRangeStart() {
+        try {
+            String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim();
+            return Integer.parseInt(range.split("\\s+")[0]);
+        } catch (IOException | RuntimeException unknown) {
+            return 32_768;
         }
     }
 }
