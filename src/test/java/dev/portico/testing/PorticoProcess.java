@@ -167,8 +167,10 @@ public final class PorticoProcess {
 
     private static int ephemeralRangeStart() {
         try {
-            String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim();
-            return Integer.parseInt(range.split("\\s+")[0]);
+            // A line reader: /proc files report a size of 0, and Files.readString read only their first byte here.
+            String range = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).trim();
+            int start = Integer.parseInt(range.split("\\s+")[0]);
+            return start > 11_000 ? start : 32_768;
         } catch (IOException | RuntimeException unknown) {
             return 32_768;
         }
