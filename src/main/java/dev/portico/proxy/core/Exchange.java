@@ -56,6 +56,8 @@ public final class Exchange {
     private ClientConnection connection;
     private final Consumer<Exchange> onComplete;
     private UpgradeRequest upgrade;
+    /** The loop's registry this exchange is in while its vhost may cut it; null outside it. */
+    private RoutedExchanges routed;
     /** Set once the connection switched protocols: from the request head to the switch. */
     private long handshakeNanos = -1;
     private TunnelClose tunnelClose;
@@ -266,7 +268,7 @@ public final class Exchange {
     /** Starts the vhost's pipeline. */
     public void route(CompiledVhost vhost) {
         this.vhost = vhost;
-        RoutedExchanges routed = loop.get(RoutedExchanges.PER_LOOP);
+        routed = loop.get(RoutedExchanges.PER_LOOP);
         if (routed != null) {
             routed.started(this);
         }
@@ -419,10 +421,7 @@ public final class Exchange {
             connection.switchedProtocols();
         }
         // A tunnel is no HTTP exchange to abort any more: its vhost's removal is the tunnel registry's to handle.
-        RoutedExchanges routed = loop.get(RoutedExchanges.PER_LOOP);
-        if (routed != null) {
-            routed.ended(this);
-        }
+        leaveRouted();
     }
 
     /** The switched connection closed: accounts the exchange with what went through the tunnel. */
@@ -431,6 +430,13 @@ public final class Exchange {
         tunnelBytesIn = bytesFromClient;
         tunnelBytesOut = bytesToClient;
         complete();
+    }
+
+    private void leaveRouted() {
+        if (routed != null) {
+            routed.ended(this);
+            routed = null;
+        }
     }
 
     /** Why the tunnel this exchange became closed; null unless the connection switched protocols and closed. */
@@ -465,12 +471,7 @@ public final class Exchange {
     private void complete() {
         if (!completed) {
             completed = true;
-            if (vhost != null) {
-                RoutedExchanges routed = loop.get(RoutedExchanges.PER_LOOP);
-                if (routed != null) {
-                    routed.ended(this);
-                }
-            }
+            leaveRouted();
             durationNanos = System.nanoTime() - startNanos;
             status = headSent ? response.getStatusCode() : reason != null ? reason.status() : 500;
             if (connection != null) {

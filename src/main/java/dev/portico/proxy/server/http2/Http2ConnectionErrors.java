@@ -43,17 +43,11 @@ public final class Http2ConnectionErrors {
         }
         Http2Exception error = (Http2Exception) failure;
         String message = String.valueOf(error.getMessage());
-        if (error.error() == Http2Error.ENHANCE_YOUR_CALM) {
-            if (message.contains("RST frames")) {
-                return LocalReason.H2_RAPID_RESET;
-            }
-            if (message.contains("continuation")) {
-                return LocalReason.H2_CONTINUATION_FLOOD;
-            }
-            return LocalReason.H2_FRAME_FLOOD;
-        }
         if (message.contains("continuation")) {
             return LocalReason.H2_CONTINUATION_FLOOD;
+        }
+        if (error.error() == Http2Error.ENHANCE_YOUR_CALM) {
+            return message.contains("RST frames") ? LocalReason.H2_RAPID_RESET : LocalReason.H2_FRAME_FLOOD;
         }
         if (message.contains("Header size exceeded") || message.contains("Header List Size")) {
             return LocalReason.H2_HEADER_LIST_TOO_LARGE;
