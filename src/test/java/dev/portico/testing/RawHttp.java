@@ -36,6 +36,21 @@ public final class RawHttp {
         }
     }
 
+    /** Reads until the server closes; fails if it is still open after the socket's read timeout. */
+    public static String readToClose(InputStream in) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        byte[] buffer = new byte[4096];
+        try {
+            int n;
+            while ((n = in.read(buffer)) >= 0) {
+                out.write(buffer, 0, n);
+            }
+        } catch (SocketTimeoutException e) {
+            throw new AssertionError("the connection stayed open; read: " + out.toString(StandardCharsets.UTF_8));
+        }
+        return out.toString(StandardCharsets.ISO_8859_1);
+    }
+
     /** The status code of the first response in {@code raw}. */
     public static int status(String raw) {
         if (!raw.startsWith("HTTP/1.")) {

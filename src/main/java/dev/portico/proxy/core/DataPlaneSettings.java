@@ -27,6 +27,14 @@ public interface DataPlaneSettings {
     @WithDefault("8443")
     int tlsPort();
 
+    /**
+     * Whether the cleartext listener also speaks HTTP/2 with prior knowledge (h2c, RFC 9113 section 3.3): a client
+     * whose first bytes are the HTTP/2 preface gets HTTP/2, any other HTTP/1.1. Off by default, as in nginx and
+     * Envoy: browsers never speak h2c, and behind a proxy that does, the TLS listener is the usual hop.
+     */
+    @WithDefault("false")
+    boolean h2c();
+
     /** Listener instances, one per event loop; defaults to the number of cores. */
     OptionalInt eventLoops();
 
@@ -94,7 +102,7 @@ public interface DataPlaneSettings {
     @WithDefault("30s")
     Duration shutdownGrace();
 
-    /** HTTP/2 limits (the TLS listener offers h2 by ALPN). */
+    /** HTTP/2 limits (the TLS listener offers h2 by ALPN; the cleartext one takes h2c when {@link #h2c()} is on). */
     Http2 http2();
 
     /** Settings under {@code portico.dataplane.http2.*}. */

@@ -9,6 +9,7 @@ import dev.portico.proxy.server.http1.GuardedConnections;
 import dev.portico.proxy.server.http1.RequestGuard;
 import dev.portico.proxy.server.http1.RequestRefused;
 import dev.portico.proxy.server.http2.Http2Connections;
+import dev.portico.proxy.server.http2.PriorKnowledgeServer;
 import dev.portico.proxy.server.tls.HandshakeFacts;
 import dev.portico.proxy.upstream.pool.UpstreamClients;
 import io.netty.handler.codec.DecoderResult;
@@ -22,6 +23,7 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -53,8 +55,7 @@ final class HttpServing implements ListenerServing {
     public HttpServer start(Vertx vertx, int bindPort, Handler<HttpConnection> accepted) {
         HttpServerOptions options = options(bindPort);
         connections.start(vertx);
-        HttpServer server = vertx.createHttpServer(options);
-        return server
+        return server(vertx, options, bindPort)
                 .requestHandler(this::request)
                 .invalidRequestHandler(this::invalidRequest)
                 .connectionHandler(connection -> {
@@ -65,6 +66,19 @@ final class HttpServing implements ListenerServing {
                         connections.guard(connection, options);
                     }
                 });
+    }
+
+    /** Vert.x's server, or in cleartext with h2c on the one that tells prior-knowledge HTTP/2 clients apart. */
+    private HttpServer server(Vertx vertx, HttpServerOptions options, int bindPort) {
+        if (listener.tls() != null || !listener.http2()) {
+            return vertx.createHttpServer(options);
+        }
+        HttpServerOptions http2 = Http2Connections.limitsOn(cleartextOptions(bindPort), settings);
+        // A silent new connection is closed when an HTTP/1.1 one would be: after the head timeout, or when that is
+        // off after the idle timeout (the sniffer reads before Vert.x's idle handler is in place).
+        Duration silence = settings.clientHeaderTimeout().isZero() ? settings.idleTimeout()
+                : settings.clientHeaderTimeout();
+        return new PriorKnowledgeServer(vertx, options, http2, silence);
     }
 
     @Override
@@ -93,9 +107,9 @@ final class HttpServing implements ListenerServing {
                 .setMaxHeaderSize(settings.maxHeaderSize())
                 .setMaxChunkSize(UpstreamClients.BODY_CHUNK_SIZE)
                 .setHandle100ContinueAutomatically(false)
-                // No h2c: Vert.x would build a cleartext connection's HTTP/1 pipeline after reading its first
-                // request, before the strict guard could be put in front of it. An "Upgrade: h2c" is a hop-by-hop
-                // header to drop, not a switch.
+                // Vert.x's h2c would build a cleartext connection's HTTP/1 pipeline after reading its first
+                // request, before the strict guard could be put in front of it: prior-knowledge h2c, when a listener
+                // speaks it, is PriorKnowledgeServer's. An "Upgrade: h2c" is a hop-by-hop header to drop, not a switch.
                 .setHttp2ClearTextEnabled(false)
                 .setCompressionSupported(false)
                 .setDecompressionSupported(false)

@@ -38,15 +38,19 @@ public final class Http2Connections {
         this.errors = errors;
     }
 
-    /**
-     * Makes {@code options} (a TLS server's) offer h2 then http/1.1 by ALPN, with the limits of {@code settings}:
-     * concurrent streams, initial window, header list size ({@code max-header-size}, as for HTTP/1: it also bounds
-     * what an HPACK-compressed block may expand to), resets per window (rapid reset) and small CONTINUATION frames.
-     */
+    /** Makes {@code options} (a TLS server's) offer h2 then http/1.1 by ALPN, with {@link #limitsOn the limits}. */
     public static HttpServerOptions applyTo(HttpServerOptions options, DataPlaneSettings settings) {
+        return limitsOn(options, settings).setAlpnVersions(List.of(HttpVersion.HTTP_2, HttpVersion.HTTP_1_1));
+    }
+
+    /**
+     * Gives the HTTP/2 connections of a server with {@code options} the limits of {@code settings}: concurrent
+     * streams, initial window, header list size ({@code max-header-size}, as for HTTP/1: it also bounds what an
+     * HPACK-compressed block may expand to), resets per window (rapid reset) and small CONTINUATION frames.
+     */
+    public static HttpServerOptions limitsOn(HttpServerOptions options, DataPlaneSettings settings) {
         DataPlaneSettings.Http2 http2 = settings.http2();
-        return options.setAlpnVersions(List.of(HttpVersion.HTTP_2, HttpVersion.HTTP_1_1))
-                .setInitialSettings(new Http2Settings()
+        return options.setInitialSettings(new Http2Settings()
                         .setMaxConcurrentStreams(http2.maxConcurrentStreams())
                         .setInitialWindowSize(http2.initialWindowSize())
                         .setMaxHeaderListSize(settings.maxHeaderSize())
@@ -58,7 +62,7 @@ public final class Http2Connections {
                 .setHttp2MaxSmallContinuationFrames(http2.maxSmallContinuationFrames());
     }
 
-    /** Whether {@code connection} speaks HTTP/2 (ALPN chose h2). */
+    /** Whether {@code connection} speaks HTTP/2 (ALPN chose h2, or a cleartext client sent the preface). */
     public static boolean isHttp2(HttpConnection connection) {
         return connection instanceof Http2ServerConnection;
     }

@@ -10,13 +10,11 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -49,21 +47,6 @@ class ClientHeaderTimeoutTest extends DataPlaneTestSupport {
         return socket;
     }
 
-    /** Reads until the server closes; fails if it is still open after the socket's timeout. */
-    private static String readToClose(InputStream in) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        byte[] buffer = new byte[4096];
-        try {
-            int n;
-            while ((n = in.read(buffer)) >= 0) {
-                out.write(buffer, 0, n);
-            }
-        } catch (SocketTimeoutException e) {
-            throw new AssertionError("the connection stayed open; read: " + out.toString(StandardCharsets.UTF_8));
-        }
-        return out.toString(StandardCharsets.ISO_8859_1);
-    }
-
     @Test
     void aHeadTricklingInByteByByteIsAnswered408() throws Exception {
         try (Socket socket = connect()) {
@@ -85,7 +68,7 @@ class ClientHeaderTimeoutTest extends DataPlaneTestSupport {
             });
             trickle.setDaemon(true);
             trickle.start();
-            String raw = readToClose(socket.getInputStream());
+            String raw = RawHttp.readToClose(socket.getInputStream());
             long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             trickle.interrupt();
             assertRefused(raw, 408, "request_header_timeout");
@@ -97,7 +80,7 @@ class ClientHeaderTimeoutTest extends DataPlaneTestSupport {
     void aNewConnectionThatSendsNothingIsClosedWithoutAnswer() throws Exception {
         try (Socket socket = connect()) {
             long start = System.nanoTime();
-            assertEquals("", readToClose(socket.getInputStream()));
+            assertEquals("", RawHttp.readToClose(socket.getInputStream()));
             long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             assertTrue(elapsedMs >= 900 && elapsedMs < 5000, "closed after " + elapsedMs + " ms");
         }
@@ -118,7 +101,7 @@ class ClientHeaderTimeoutTest extends DataPlaneTestSupport {
             Pacing.pause(Duration.ofMillis(2500), "idle between requests past the header timeout");
             out.write("GET /echo HTTP/1.1\r\nHost: idle.test\r\nConnection: close\r\n\r\n"
                     .getBytes(StandardCharsets.US_ASCII));
-            assertEquals(200, RawHttp.status(readToClose(in)));
+            assertEquals(200, RawHttp.status(RawHttp.readToClose(in)));
         }
     }
 }

@@ -126,6 +126,13 @@ class RequestSyntaxTest extends DataPlaneTestSupport {
         assertNothingReachedTheOrigin();
     }
 
+    /** h2c is off by default: the HTTP/2 preface is an HTTP/1.1 request line of another major version. */
+    @Test
+    void thePriorKnowledgePrefaceIs505WhileH2cIsOff() throws Exception {
+        assertRefused(send("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"), 505, "http_version_not_supported");
+        assertNothingReachedTheOrigin();
+    }
+
     @Test
     void emptyLinesBeforeARequestLineAreIgnored() throws Exception {
         String raw = send("\r\n\r\nGET /after-blank-lines HTTP/1.1\r\nHost: " + HOST + "\r\nConnection: close\r\n\r\n");

@@ -1,6 +1,7 @@
 package dev.portico.proxy.server.tls;
 
 import dev.portico.testing.Api;
+import dev.portico.testing.Curl;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.RawOrigin;
@@ -21,7 +22,6 @@ import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,15 +56,10 @@ class Http2OverTlsTest extends HttpsVhostTestSupport {
 
     /** Runs curl against the TLS listener as {@code host}; its output (the body, then what {@code -w} writes). */
     private String curl(String host, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of("curl", "-sS", "-k", "--max-time", "20",
+        List<String> command = new ArrayList<>(List.of("-k",
                 "--resolve", host + ":" + dataPlane.tlsPort() + ":127.0.0.1"));
         command.addAll(List.of(args));
-        Process curl = new ProcessBuilder(command).redirectErrorStream(true).start();
-        curl.getOutputStream().close();
-        String out = new String(curl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(curl.waitFor(30, TimeUnit.SECONDS), "curl finished");
-        assertEquals(0, curl.exitValue(), "curl failed: " + out);
-        return out;
+        return Curl.run(command);
     }
 
     private String url(String host, String path) {

@@ -5,38 +5,48 @@ import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 
-import javax.net.ssl.SSLSocket;
 
 /**
  * A hostile HTTP/2 client: writes frames byte by byte as an attacker would (no flow control, no HPACK state of its
  * own beyond literals and the static table), and reads what the server sends back until its GOAWAY.
  */
-final class RawH2 implements AutoCloseable {
+public final class RawH2 implements AutoCloseable {
 
-    static final int DATA = 0x0;
-    static final int HEADERS = 0x1;
-    static final int RST_STREAM = 0x3;
-    static final int SETTINGS = 0x4;
-    static final int PING = 0x6;
-    static final int GOAWAY = 0x7;
-    static final int WINDOW_UPDATE = 0x8;
-    static final int CONTINUATION = 0x9;
-    static final int END_STREAM = 0x1;
-    static final int END_HEADERS = 0x4;
-    static final long ENHANCE_YOUR_CALM = 0xb;
-    static final long CANCEL = 0x8;
+    public static final int DATA = 0x0;
+    public static final int HEADERS = 0x1;
+    public static final int RST_STREAM = 0x3;
+    public static final int SETTINGS = 0x4;
+    public static final int PING = 0x6;
+    public static final int GOAWAY = 0x7;
+    public static final int WINDOW_UPDATE = 0x8;
+    public static final int CONTINUATION = 0x9;
+    public static final int END_STREAM = 0x1;
+    public static final int END_HEADERS = 0x4;
+    public static final long ENHANCE_YOUR_CALM = 0xb;
+    public static final long CANCEL = 0x8;
 
-    private final SSLSocket socket;
+    private final Socket socket;
     private final OutputStream out;
     private final DataInputStream in;
 
-    /** Connects, negotiates h2 and sends the preface with {@code settings} (pairs of id, value). */
+    /** Connects over TLS, negotiates h2 and sends the preface with {@code settings} (pairs of id, value). */
     RawH2(int port, String serverName, int receiveBuffer, int... settings) throws Exception {
-        socket = TlsClients.h2(port, serverName, receiveBuffer);
+        this(TlsClients.h2(port, serverName, receiveBuffer), settings);
+    }
+
+    /** Connects in cleartext to a listener that takes h2c with prior knowledge, and sends the preface. */
+    public static RawH2 cleartext(int port, int... settings) throws IOException {
+        return new RawH2(new Socket(InetAddress.getLoopbackAddress(), port), settings);
+    }
+
+    private RawH2(Socket socket, int... settings) throws IOException {
+        this.socket = socket;
         out = socket.getOutputStream();
         in = new DataInputStream(socket.getInputStream());
         out.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
@@ -56,7 +66,7 @@ final class RawH2 implements AutoCloseable {
     }
 
     /** One frame, buffered until {@link #flush}. */
-    void frame(int type, int flags, int stream, byte[] payload) throws IOException {
+    public void frame(int type, int flags, int stream, byte[] payload) throws IOException {
         byte[] head = {(byte) (payload.length >>> 16), (byte) (payload.length >>> 8), (byte) payload.length,
             (byte) type, (byte) flags, (byte) (stream >>> 24), (byte) (stream >>> 16), (byte) (stream >>> 8),
             (byte) stream};
@@ -65,16 +75,16 @@ final class RawH2 implements AutoCloseable {
     }
 
     /** How long {@link #next} waits for a frame. */
-    void readTimeout(int millis) throws IOException {
+    public void readTimeout(int millis) throws IOException {
         socket.setSoTimeout(millis);
     }
 
-    void flush() throws IOException {
+    public void flush() throws IOException {
         out.flush();
     }
 
     /** A complete GET request head for {@code authority} (static-table entries and literals, no indexing). */
-    static byte[] get(String authority, String path) {
+    public static byte[] get(String authority, String path) {
         ByteArrayOutputStream block = new ByteArrayOutputStream();
         block.write(0x82); // :method GET
         block.write(0x87); // :scheme https
@@ -114,14 +124,14 @@ final class RawH2 implements AutoCloseable {
         block.write(bytes, 0, bytes.length);
     }
 
-    static byte[] errorCode(long code) {
+    public static byte[] errorCode(long code) {
         return new byte[] {(byte) (code >>> 24), (byte) (code >>> 16), (byte) (code >>> 8), (byte) code};
     }
 
     /** A frame the server sent. */
-    record Frame(int type, int flags, int stream, byte[] payload) {
+    public record Frame(int type, int flags, int stream, byte[] payload) {
         /** The error code of a GOAWAY or RST_STREAM. */
-        long errorCode() {
+        public long errorCode() {
             int at = type == GOAWAY ? 4 : 0;
             return (payload[at] & 0xffL) << 24 | (payload[at + 1] & 0xffL) << 16 | (payload[at + 2] & 0xffL) << 8
                     | (payload[at + 3] & 0xffL);
@@ -129,7 +139,7 @@ final class RawH2 implements AutoCloseable {
     }
 
     /** The next frame; null when the connection ended (reset or closed) or nothing came within the timeout. */
-    Frame next() throws IOException {
+    public Frame next() throws IOException {
         try {
             int length = in.readUnsignedByte() << 16 | in.readUnsignedByte() << 8 | in.readUnsignedByte();
             int type = in.readUnsignedByte();
@@ -144,7 +154,7 @@ final class RawH2 implements AutoCloseable {
     }
 
     /** Reads frames until one of {@code type} on {@code stream} (any stream for -1); null if none came. */
-    Frame await(int type, int stream) throws IOException {
+    public Frame await(int type, int stream) throws IOException {
         for (Frame frame = next(); frame != null; frame = next()) {
             if (frame.type() == type && (stream < 0 || frame.stream() == stream)) {
                 return frame;
@@ -154,7 +164,7 @@ final class RawH2 implements AutoCloseable {
     }
 
     /** The error code of the server's GOAWAY; -1 when the connection ended without one. */
-    long awaitGoAway() throws IOException {
+    public long awaitGoAway() throws IOException {
         Frame goAway = await(GOAWAY, -1);
         return goAway == null ? -1 : goAway.errorCode();
     }

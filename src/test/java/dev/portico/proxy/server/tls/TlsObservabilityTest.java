@@ -2,6 +2,7 @@ package dev.portico.proxy.server.tls;
 
 import dev.portico.telemetry.accesslog.AccessLog;
 import dev.portico.testing.Api;
+import dev.portico.testing.AccessLogLines;
 import dev.portico.testing.Eventually;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.PostgresResource;
@@ -22,8 +23,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 import javax.net.ssl.SSLSocket;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -60,27 +59,6 @@ class TlsObservabilityTest extends HttpsVhostTestSupport {
                 Instant.now().plus(validity), names);
     }
 
-    /**
-     * The access-log line of request {@code id}, once it reached the file. Ids are unique per run: the file outlives
-     * test runs, and a line left by an earlier one must not pass for this one's.
-     */
-    private JsonObject logLine(String id) {
-        Path file = accessLog.file().orElseThrow();
-        JsonObject[] found = new JsonObject[1];
-        Eventually.within(Duration.ofSeconds(10), () -> {
-            List<String> lines;
-            try {
-                lines = Files.readAllLines(file, StandardCharsets.UTF_8).stream()
-                        .filter(line -> line.contains("\"" + id + "\"")).toList();
-            } catch (java.io.IOException e) {
-                throw new AssertionError(e);
-            }
-            assertEquals(1, lines.size(), "lines of request " + id);
-            found[0] = new JsonObject(lines.get(0));
-        });
-        return found[0];
-    }
-
     @Test
     void theJsonAccessLogNamesTheTlsProtocolCipherAndServerName() throws Exception {
         String tlsId = "tls-log-" + UUID.randomUUID();
@@ -94,7 +72,7 @@ class TlsObservabilityTest extends HttpsVhostTestSupport {
             assertEquals(200, RawHttp.readResponse(socket.getInputStream()).status());
             String cipher = socket.getSession().getCipherSuite();
 
-            JsonObject line = logLine(tlsId);
+            JsonObject line = AccessLogLines.ofRequest(accessLog.file().orElseThrow(), tlsId);
             assertEquals("https", line.getString("scheme"));
             assertEquals("TLSv1.3/" + cipher, line.getString("tls"));
             assertEquals("logged.test", line.getString("sni"));
@@ -102,7 +80,7 @@ class TlsObservabilityTest extends HttpsVhostTestSupport {
         RawHttp.Response clear = cleartext(dataPlane.port(), "GET /echo HTTP/1.1\r\nHost: logged.test\r\n"
                 + "X-Request-Id: " + cleartextId + "\r\n\r\n");
         assertEquals(200, clear.status());
-        JsonObject line = logLine(cleartextId);
+        JsonObject line = AccessLogLines.ofRequest(accessLog.file().orElseThrow(), cleartextId);
         assertEquals("http", line.getString("scheme"));
         assertTrue(line.containsKey("tls") && line.containsKey("sni"), line.encode());
         assertNull(line.getString("tls"));
