@@ -64,7 +64,8 @@ public final class VhostMapper {
                 TlsSettingsCheck.toSpec(d.tls()), d.websocket() == null || d.websocket(),
                 d.websocketIdleTimeout() == null ? null
                         : DurationText.parse(d.websocketIdleTimeout(), VhostValidator.MAX_WEBSOCKET_IDLE_TIMEOUT,
-                                false));
+                                false),
+                d.maxInFlight());
     }
 
     private static AccessLogSpec accessLog(AccessLogDefinition d) {

@@ -45,6 +45,8 @@ public record VhostView(
         VhostDefinition.TlsDefinition tls,
         boolean websocket,
         String websocketIdleTimeout,
+        @Schema(description = "The most requests of this vhost in flight at once; null for no limit")
+        Integer maxInFlight,
         Instant createdAt,
         Instant updatedAt,
         @Schema(description = "What is accepted but will not work as it stands, such as a static.root that does not "
@@ -62,6 +64,7 @@ public record VhostView(
                 d.websocket() == null || d.websocket(),
                 d.websocketIdleTimeout() == null ? VhostValidator.DEFAULT_WEBSOCKET_IDLE_TIMEOUT
                         : d.websocketIdleTimeout(),
+                d.maxInFlight(),
                 createdAt,
                 updatedAt,
                 StaticRootProbe.warnings(d));
