@@ -25,7 +25,17 @@ public record StatusView(
         AccessLogView accessLog,
         @Schema(description = "Certificates the TLS listener presents that expire within 14 days or have expired, "
                 + "and why the served snapshot lacks stored certificates (e.g. no secret key)")
-        List<CertificateWarning> certificateWarnings) {
+        List<CertificateWarning> certificateWarnings,
+        @Schema(description = "Upstream host names whose last DNS query failed: their upstreams keep the addresses "
+                + "of the last answer (or are connected to by name when there was none)")
+        List<DnsProblem> dnsProblems) {
+
+    /** An upstream host name DNS does not answer for now. */
+    @Schema(name = "DnsProblem")
+    public record DnsProblem(@Schema(example = "api.internal") String name,
+                             @Schema(example = "query timed out after 2000 milliseconds") String error,
+                             @Schema(description = "Since when its queries fail") Instant since) {
+    }
 
     /** A certificate to renew, or (certificate null) why stored certificates could not be loaded. */
     @Schema(name = "CertificateWarning")
