@@ -150,12 +150,14 @@ class RetryTest extends DataPlaneTestSupport {
                 + body.length() + "\r\n\r\n" + body));
         ScriptedOrigin healthy = scripted().on("/", Reply.of(200, "healthy"));
         vhost("status", on("502", "503", "504"), busy.url(), healthy.url());
-        ProxyClient client = client();
 
-        for (int i = 0; i < 3; i++) {
-            ProxyClient.Reply reply = client.get("status.test", "/");
-            assertEquals(200, reply.status());
-            assertEquals("healthy", reply.text());
+        // One connection: every request on one event loop, and so on one pool of upstream connections.
+        try (ProxyClient client = new ProxyClient(dataPlane.port(), "127.0.0.1", null, 1)) {
+            for (int i = 0; i < 3; i++) {
+                ProxyClient.Reply reply = client.get("status.test", "/");
+                assertEquals(200, reply.status());
+                assertEquals("healthy", reply.text());
+            }
         }
         assertEquals(3, busy.heads().size(), "a 503 is a response: the busy upstream stays in rotation");
         assertEquals(1, busy.connections(), "each discarded 503 was read to its end and its connection reused");
@@ -248,6 +250,22 @@ class RetryTest extends DataPlaneTestSupport {
 
         assertThrows(RuntimeException.class, () -> client().get("started.test", "/"));
 
+        assertEquals(0, healthy.count("/"));
+    }
+
+    @Test
+    void nothingIsRetriedOnceAnInterimResponseWentToTheClient() throws Exception {
+        RawOrigin hinting = raw(request -> {
+            request.write("HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n");
+            Thread.sleep(100);
+            request.socket().close();
+        });
+        ScriptedOrigin healthy = scripted().on("/", Reply.of(200, "healthy"));
+        vhost("hinted", on("reset"), hinting.url(), healthy.url());
+
+        ProxyClient.Reply reply = client().get("hinted.test", "/");
+
+        assertEquals(502, reply.status());
         assertEquals(0, healthy.count("/"));
     }
 
