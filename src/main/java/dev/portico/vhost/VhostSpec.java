@@ -15,6 +15,7 @@ import java.util.UUID;
  *                  and tunnelled once the upstream switches; otherwise they go upstream as plain requests
  * @param websocketIdleTimeout how long a tunnel may carry no byte either way before both sides are closed
  * @param maxInFlight the most requests of the vhost in flight at once on this instance, or null for no limit
+ * @param retry when a failed upstream attempt is tried again, and the budget of retries
  */
 public record VhostSpec(
         UUID id,
@@ -37,7 +38,8 @@ public record VhostSpec(
         TlsSpec tls,
         boolean websocket,
         Duration websocketIdleTimeout,
-        Integer maxInFlight) {
+        Integer maxInFlight,
+        RetrySpec retry) {
 
     /** How long a WebSocket (or other upgraded) tunnel may stay silent both ways when the vhost does not say. */
     public static final Duration DEFAULT_WEBSOCKET_IDLE_TIMEOUT = Duration.ofHours(1);
@@ -50,5 +52,6 @@ public record VhostSpec(
         compression = compression == null ? CompressionSpec.DISABLED : compression;
         tls = tls == null ? TlsSpec.NONE : tls;
         websocketIdleTimeout = websocketIdleTimeout == null ? DEFAULT_WEBSOCKET_IDLE_TIMEOUT : websocketIdleTimeout;
+        retry = retry == null ? RetrySpec.DEFAULT : retry;
     }
 }

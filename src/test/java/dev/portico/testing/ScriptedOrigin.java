@@ -64,6 +64,7 @@ public final class ScriptedOrigin implements AutoCloseable {
     private final Map<String, Function<HttpServerRequest, Reply>> scripts = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
     private final List<Seen> seen = new CopyOnWriteArrayList<>();
+    private final Map<String, List<String>> bodies = new ConcurrentHashMap<>();
     private boolean closed;
 
     private ScriptedOrigin(HttpServer server) {
@@ -116,6 +117,11 @@ public final class ScriptedOrigin implements AutoCloseable {
         return n;
     }
 
+    /** The request bodies read whole for {@code path}, in order (UTF-8 text). */
+    public List<String> bodies(String path) {
+        return bodies.getOrDefault(path, List.of());
+    }
+
     public List<Seen> seen() {
         return seen;
     }
@@ -143,7 +149,10 @@ public final class ScriptedOrigin implements AutoCloseable {
         Function<HttpServerRequest, Reply> script = scripts.get(request.path());
         Reply reply = script == null ? Reply.of(404, "not scripted") : script.apply(request);
         Context context = TestVertx.get().getOrCreateContext();
-        request.body().onComplete(ignored -> {
+        request.body().onComplete(body -> {
+            if (body.succeeded()) {
+                bodies.computeIfAbsent(request.path(), p -> new CopyOnWriteArrayList<>()).add(body.result().toString());
+            }
             CompletionStage<?> gate = reply.gate() == null ? CompletableFuture.completedFuture(null) : reply.gate();
             gate.whenComplete((v, e) -> context.runOnContext(go -> {
                 if (reply.delayMs() > 0) {

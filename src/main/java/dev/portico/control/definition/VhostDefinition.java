@@ -79,7 +79,46 @@ public record VhostDefinition(
         @Schema(description = "The most requests of this vhost in flight at once on this instance (streams and "
                 + "WebSocket tunnels included); past it a request gets 503 vhost_overloaded with Retry-After. "
                 + "Null for no limit", minimum = "1", maximum = "1000000")
-        Integer maxInFlight) {
+        Integer maxInFlight,
+        @Schema(description = "When a failed upstream attempt is tried again (on another upstream when there is one), "
+                + "and the budget that caps how much load retries add. Null or left out: connect failures are "
+                + "retried, up to 3 tries, within a 20% budget")
+        RetryDefinition retry) {
+
+    /** Retries of one vhost: which failures, how many tries, the backoff, the body kept and the budget. */
+    @Schema(name = "Retry")
+    public record RetryDefinition(
+            @Schema(description = "Failures retried: connect_failure (no connection could be had; any method, since "
+                    + "nothing was sent), timeout (no response head within perTryTimeout), reset (the connection "
+                    + "closed or broke before a full response head), or a response status from 400 to 599 as text, "
+                    + "such as \"503\". All but connect_failure retry only idempotent methods (GET, HEAD, OPTIONS, "
+                    + "TRACE, PUT, DELETE). An empty list never retries",
+                    defaultValue = "[\"connect_failure\"]", example = "[\"connect_failure\", \"reset\", \"503\"]")
+            List<String> on,
+            @Schema(description = "Tries in all, the first included, 1-10 (1 never retries)", defaultValue = "3")
+            Integer attempts,
+            @Schema(description = "Longest wait for one try's response head once its request is sent, e.g. 2s (at "
+                    + "most 1h); null for the vhost's readTimeout")
+            String perTryTimeout,
+            @Schema(description = "Base of the exponential backoff between tries, with full jitter: a retry waits a "
+                    + "random time up to backoff, 2*backoff, 4*backoff... capped at maxBackoff; 0s retries at once "
+                    + "(at most 10s)", defaultValue = "25ms")
+            String backoff,
+            @Schema(description = "Cap of the backoff, at least backoff (at most 1m); left out: 10 times backoff",
+                    defaultValue = "250ms")
+            String maxBackoff,
+            @Schema(description = "Largest request body kept while it streams so that a retry can send it again "
+                    + "(at most 16MiB); a larger body is not retried once it began to go out. 0 keeps none",
+                    defaultValue = "64KiB")
+            String retryBufferSize,
+            @Schema(description = "Share of the vhost's requests over the last 10 seconds that retries may add, "
+                    + "0 to 1, counted per event loop; a retry past it is not made and is counted in "
+                    + "portico_retry_budget_exhausted_total", defaultValue = "0.2")
+            Double budget,
+            @Schema(description = "Retries allowed in any second beyond the budget's share, per event loop, so a "
+                    + "vhost with little traffic can still retry, 0-1000", defaultValue = "10")
+            Integer minRetriesPerSecond) {
+    }
 
 
     /** HTTPS settings of one vhost. */

@@ -65,7 +65,8 @@ public final class VhostMapper {
                 d.websocketIdleTimeout() == null ? null
                         : DurationText.parse(d.websocketIdleTimeout(), VhostValidator.MAX_WEBSOCKET_IDLE_TIMEOUT,
                                 false),
-                d.maxInFlight());
+                d.maxInFlight(),
+                RetrySettingsCheck.toSpec(d.retry()));
     }
 
     private static AccessLogSpec accessLog(AccessLogDefinition d) {

@@ -69,6 +69,7 @@ public final class VhostValidator {
         VhostDefinition.CompressionDefinition compression = CompressionSettingsCheck.normalise(in.compression(),
                 v.errors);
         VhostDefinition.TlsDefinition tls = TlsSettingsCheck.normalise(in.tls(), in.hostnames(), v.errors);
+        VhostDefinition.RetryDefinition retry = RetrySettingsCheck.normalise(in.retry(), v.errors);
         List<UpstreamDefinition> upstreams = v.upstreams(in.upstreams(), in.staticFiles() != null);
         if ((in.upstreams() == null || in.upstreams().isEmpty()) && cache.enabled()) {
             v.error("cache.enabled", "needs upstreams: the cache stores what they answer");
@@ -93,7 +94,8 @@ public final class VhostValidator {
                 in.websocket() == null || in.websocket(),
                 v.duration("websocketIdleTimeout", in.websocketIdleTimeout(), DEFAULT_WEBSOCKET_IDLE_TIMEOUT,
                         MAX_WEBSOCKET_IDLE_TIMEOUT),
-                v.maxInFlight(in.maxInFlight()));
+                v.maxInFlight(in.maxInFlight()),
+                retry);
         List<FieldError> all = new ArrayList<>(bindErrors);
         for (FieldError error : v.errors) {
             if (bindErrors.stream().noneMatch(bad -> within(error.field(), bad.field()))) {

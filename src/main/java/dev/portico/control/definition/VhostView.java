@@ -47,6 +47,7 @@ public record VhostView(
         String websocketIdleTimeout,
         @Schema(description = "The most requests of this vhost in flight at once; null for no limit")
         Integer maxInFlight,
+        VhostDefinition.RetryDefinition retry,
         Instant createdAt,
         Instant updatedAt,
         @Schema(description = "What is accepted but will not work as it stands, such as a static.root that does not "
@@ -65,6 +66,7 @@ public record VhostView(
                 d.websocketIdleTimeout() == null ? VhostValidator.DEFAULT_WEBSOCKET_IDLE_TIMEOUT
                         : d.websocketIdleTimeout(),
                 d.maxInFlight(),
+                RetrySettingsCheck.normalised(d.retry()),
                 createdAt,
                 updatedAt,
                 StaticRootProbe.warnings(d));

@@ -9,9 +9,11 @@ public final class UpstreamTiming {
     private String address;
     private long startNanos;
     private long headersNanos;
+    private int attempts;
 
     /** Records the upstream attempt now starting; the last one wins in the log. */
     public void started(String upstreamAddress) {
+        this.attempts++;
         this.address = upstreamAddress;
         this.startNanos = System.nanoTime();
         this.headersNanos = 0;
@@ -24,6 +26,11 @@ public final class UpstreamTiming {
     /** The origin of the last attempt, or null when the request did not go upstream. */
     public String address() {
         return address;
+    }
+
+    /** Upstream attempts made for the request: 0 when it did not go upstream, more than 1 when it was retried. */
+    public int attempts() {
+        return attempts;
     }
 
     /** Nanoseconds from connecting to the upstream to its response head, or -1 when none arrived. */

@@ -18,6 +18,9 @@ import dev.portico.proxy.upstream.balance.UpstreamRuntime;
 import dev.portico.proxy.upstream.balance.UpstreamSelector;
 import dev.portico.proxy.upstream.balance.UpstreamTarget;
 import dev.portico.proxy.upstream.balance.UpstreamTls;
+import dev.portico.proxy.upstream.retry.RetryBudget;
+import dev.portico.proxy.upstream.retry.RetryPolicy;
+import dev.portico.vhost.RetrySpec;
 import dev.portico.vhost.CompileException;
 import dev.portico.vhost.UpstreamSpec;
 import dev.portico.vhost.VhostSpec;
@@ -201,7 +204,7 @@ public class SnapshotCompiler {
         Compilation compilation = new Compilation(spec, runtime, proxied, compression, maxRequestBody, store,
                 material.acmeChallenges());
         Stage[] stages = compilation.pipeline(StageRegistry.pipeline(
-                context -> proxied ? forward(spec, group, connectTimeout) : null));
+                context -> proxied ? forward(spec, group, connectTimeout, retry(spec.retry(), runtime)) : null));
         return new CompiledVhost(spec, stages,
                 bind ? stats.forVhost(spec.name()) : null, compression, runtime);
     }
@@ -255,9 +258,17 @@ public class SnapshotCompiler {
         return entry == null ? null : new UpstreamTls.ClientCertificate(entry.alias(), entry.chain(), entry.privateKey());
     }
 
-    private ForwardStage forward(VhostSpec spec, UpstreamGroup group, int connectTimeout) {
+    private ForwardStage forward(VhostSpec spec, UpstreamGroup group, int connectTimeout, RetryPolicy retry) {
         return new ForwardStage(group, spec.preserveHost(), HeaderRulesStage.hostOverride(spec.requestHeaders()),
                 connectTimeout, spec.readTimeout().toMillis(), viaPseudonym, spec.websocket(),
-                spec.websocketIdleTimeout().toMillis());
+                spec.websocketIdleTimeout().toMillis(), retry);
+    }
+
+    /** The vhost's retry rules; its budget's windows carry over while the budget's settings stay the same. */
+    private RetryPolicy retry(RetrySpec spec, VhostRuntime runtime) {
+        RetryBudget budget = runtime.claim(RetryBudget.KEY,
+                RetryBudget.compatibility(spec.budget(), spec.minRetriesPerSecond()),
+                () -> new RetryBudget(spec.budget(), spec.minRetriesPerSecond(), eventLoops));
+        return new RetryPolicy(spec, budget);
     }
 }

@@ -7,6 +7,7 @@ import dev.portico.proxy.core.SubRequest;
 import dev.portico.proxy.core.SubResponse;
 import dev.portico.proxy.upstream.balance.UpstreamGroup;
 import dev.portico.proxy.upstream.balance.UpstreamTarget;
+import dev.portico.proxy.upstream.retry.RetryPolicy;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;
@@ -28,15 +29,20 @@ public final class ForwardStage implements Stage {
     private final CharSequence via2;
     private final boolean websocket;
     private final long websocketIdleTimeoutMillis;
+    private final RetryPolicy retry;
+    private final long headTimeoutMillis;
 
     /**
      * @param hostOverride a {@code Host} value the vhost's request header rules fix, or null
      * @param viaPseudonym this instance's name in {@code Via}
      * @param websocket whether Upgrade requests are forwarded as such (the vhost's {@code websocket})
+     * @param retry when a failed attempt is tried again
      */
     public ForwardStage(UpstreamGroup group, boolean preserveHost, String hostOverride, int connectTimeoutMillis,
                         long readTimeoutMillis, String viaPseudonym, boolean websocket,
-                        long websocketIdleTimeoutMillis) {
+                        long websocketIdleTimeoutMillis, RetryPolicy retry) {
+        this.retry = retry;
+        this.headTimeoutMillis = retry.headTimeoutMillis(readTimeoutMillis);
         this.websocket = websocket;
         this.websocketIdleTimeoutMillis = websocketIdleTimeoutMillis;
         this.group = group;
@@ -52,6 +58,8 @@ public final class ForwardStage implements Stage {
 
     @Override
     public Flow onRequest(Exchange exchange) {
+        // Every request counts towards the share of retries the budget allows.
+        retry.budget().requested(exchange.loop().index(), System.nanoTime());
         new UpstreamCall(this, exchange).start();
         return Flow.TAKEN;
     }
@@ -86,6 +94,15 @@ public final class ForwardStage implements Stage {
      */
     boolean forwardsUpgrade(Exchange exchange, UpstreamTarget target) {
         return websocket && exchange.upgrade() != null && !target.spec().protocol().http2();
+    }
+
+    RetryPolicy retry() {
+        return retry;
+    }
+
+    /** The longest wait for a response head once the request is sent: the per-try timeout or the read timeout. */
+    long headTimeoutMillis() {
+        return headTimeoutMillis;
     }
 
     long websocketIdleTimeoutMillis() {

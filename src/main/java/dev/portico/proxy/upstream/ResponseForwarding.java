@@ -2,7 +2,6 @@ package dev.portico.proxy.upstream;
 
 import dev.portico.http.HopByHopHeaders;
 import dev.portico.proxy.core.Exchange;
-import dev.portico.proxy.core.ReadDeadlines;
 import dev.portico.proxy.core.ResponseBodyFilters;
 import dev.portico.proxy.core.Stage;
 import dev.portico.proxy.core.outcome.LocalReason;
@@ -17,14 +16,13 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 import org.jboss.logging.Logger;
 
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
  * An upstream's response on its way to the client: its head copied (end-to-end fields, this hop's {@code Via}), the
  * upstream response phase (a compressor rewrites the head, a cache may answer from what it stored instead), the
  * response head phase, then the body relayed through the response body phase, with the relay's outcomes mapped to
- * what the client and the pool see (this is the relay's {@link BodyRelay.Outcome}). A body nobody will read is drained so the connection can be pooled.
+ * what the client and the pool see (this is the relay's {@link BodyRelay.Outcome}).
  */
 final class ResponseForwarding implements BodyRelay.Outcome {
 
@@ -60,7 +58,9 @@ final class ResponseForwarding implements BodyRelay.Outcome {
         HopByHopHeaders.of(upHeaders).copyEndToEnd(HeaderEntries.of(upHeaders), outHeaders, null, null);
         outHeaders.add(UpstreamCall.VIA, stage.via(upstream.version()));
         if (exchange.phases().upstreamResponse(status) == Stage.Flow.TAKEN) {
-            discard();
+            // A stage answered instead: the body is drained so the connection can be pooled.
+            finished = true;
+            call.discard(upstream);
             return;
         }
         HttpServerRequest request = exchange.request();
@@ -148,26 +148,5 @@ final class ResponseForwarding implements BodyRelay.Outcome {
         call.releasePool();
         call.upstreamRequest().reset();
         call.exchange().clientFailed();
-    }
-
-    /**
-     * Reads and drops a body the client will not see (a stage answered instead), so the connection can go back to
-     * the pool; the read timeout runs between its pieces as for any body.
-     */
-    private void discard() {
-        finished = true;
-        ReadDeadlines deadlines = call.deadlines();
-        long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(call.stage().readTimeoutMillis());
-        upstream.handler(chunk -> deadlines.restartIfRunning(call, timeoutNanos));
-        upstream.exceptionHandler(e -> {
-            deadlines.cancel(call);
-            call.releasePool();
-        });
-        upstream.endHandler(v -> {
-            deadlines.cancel(call);
-            call.releasePool();
-        });
-        deadlines.start(call, call.stage().readTimeoutMillis());
-        upstream.resume();
     }
 }

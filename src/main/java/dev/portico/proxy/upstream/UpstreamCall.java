@@ -6,6 +6,7 @@ import dev.portico.proxy.core.ReadDeadlines;
 import dev.portico.proxy.core.Stage;
 import dev.portico.proxy.core.outcome.LocalReason;
 import dev.portico.proxy.core.outcome.ProxyError;
+import dev.portico.proxy.core.outcome.RetryReason;
 import dev.portico.proxy.upstream.balance.AttemptOutcome;
 import dev.portico.proxy.upstream.balance.UpstreamTarget;
 import dev.portico.proxy.upstream.pool.BodyHandoff;
@@ -29,10 +30,11 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * One request's trip to the upstreams (Pingora's upstream peer phase and what follows): pick an upstream through the
- * group's selector, get a pooled connection (trying the next upstream while the typed {@link ProxyError} says a retry
- * is safe, since nothing was sent yet), hand the request to {@link UpstreamRequestWriter}, wait for the response head
- * (the vhost's read timeout, as a deadline waiter), forward interim responses, and hand the response to
- * {@link ResponseForwarding}. Every failure becomes the upstream failure phase and the right local reply, or a reset.
+ * group's selector, get a pooled connection, hand the request to {@link UpstreamRequestWriter}, wait for the response
+ * head (the per-try or read timeout, as a deadline waiter), forward interim responses, and hand the response to
+ * {@link ResponseForwarding}. A failed attempt (typed as a {@link ProxyError}, or a response status the vhost retries)
+ * is tried again after a backoff, on another upstream when there is one, when {@link Retries} says the vhost's rules
+ * allow it. Every other failure becomes the upstream failure phase and the right local reply, or a reset.
  */
 final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.InterimListener {
 
@@ -47,8 +49,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
 
     private final ForwardStage stage;
     private final Exchange exchange;
-    private long tried;
-    private ProxyError lastError;
+    private final Retries retries;
     private UpstreamTarget target;
     private UpstreamClients.PooledClient pool;
     private HttpClientRequest upstreamRequest;
@@ -63,25 +64,26 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
     UpstreamCall(ForwardStage stage, Exchange exchange) {
         this.stage = stage;
         this.exchange = exchange;
+        this.retries = new Retries(stage, exchange);
     }
 
     void start() {
         exchange.onClientGone(this::clientGone);
-        attempt();
-    }
-
-    private void attempt() {
-        UpstreamTarget next = stage.group().pick(exchange.loop(), tried, System.nanoTime());
-        if (next == null) {
-            if (lastError == null) {
-                fail(LocalReason.NO_HEALTHY_UPSTREAM, "No upstream of this vhost is available");
-            } else {
-                fail(lastError.reason(), lastError.detail());
-            }
+        UpstreamTarget first = stage.group().pick(exchange.loop(), 0, System.nanoTime());
+        if (first == null) {
+            fail(LocalReason.NO_HEALTHY_UPSTREAM, "No upstream of this vhost is available");
             return;
         }
-        tried |= 1L << next.index();
+        attempt(first);
+    }
+
+    private void attempt(UpstreamTarget next) {
+        retries.attempting(next);
         target = next;
+        upstreamRequest = null;
+        handoff = null;
+        forwarding = null;
+        headReceived = false;
         pool = UpstreamClients.of(exchange.loop()).acquire(next, stage.connectTimeoutMillis());
         exchange.upstream().started(next.spec().origin());
         RequestOptions options = new RequestOptions()
@@ -96,6 +98,26 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         (upgrading ? pool.upgradeClient() : pool.client()).request(options).onComplete(this::connected);
     }
 
+    /** Makes attempt {@code next} after the backoff, unless the client left meanwhile. */
+    private void retry(UpstreamTarget next) {
+        upstreamRequest = null;
+        retries.after(next, target -> {
+            if (!clientGone) {
+                attempt(target);
+            }
+        });
+    }
+
+    /** After a failed attempt: another one when allowed, else the failure phase and the local reply. */
+    private void failed(ProxyError error) {
+        UpstreamTarget next = clientGone ? null : retries.next(error.retryReason(), !error.retryable());
+        if (next != null) {
+            retry(next);
+        } else {
+            fail(error.reason(), error.detail());
+        }
+    }
+
     private void connected(AsyncResult<HttpClientRequest> result) {
         if (result.failed()) {
             releasePool();
@@ -106,13 +128,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
             reportFailure(error, AttemptOutcome.CONNECT_FAILED);
             LOG.debugf("request %s: connecting to %s failed: %s", exchange.requestId(), target.spec().origin(),
                     result.cause());
-            lastError = error;
-            if (error.retryable()) {
-                // Nothing was sent: the next upstream may take it.
-                attempt();
-            } else {
-                fail(error.reason(), error.detail());
-            }
+            failed(error);
             return;
         }
         HttpClientRequest request = result.result();
@@ -136,10 +152,13 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         return UpstreamClients.of(exchange.loop()).readDeadlines();
     }
 
-    /** The request is sent: the vhost's read timeout runs until the response head (nginx's proxy_read_timeout). */
+    /**
+     * The request is sent: the per-try timeout, else the vhost's read timeout, runs until the response head (nginx's
+     * proxy_read_timeout).
+     */
     void awaitHead() {
         if (!headReceived) {
-            deadlines().start(this, stage.readTimeoutMillis());
+            deadlines().start(this, stage.headTimeoutMillis());
         }
     }
 
@@ -151,7 +170,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
     @Override
     protected void expired() {
         upstreamRequest.reset(0, new TimeoutException("nothing read from the upstream for "
-                + stage.readTimeoutMillis() + " ms"));
+                + (headReceived ? stage.readTimeoutMillis() : stage.headTimeoutMillis()) + " ms"));
     }
 
     /** An interim response (102, 103...): it restarts the read timeout, and goes on to the client if it may. */
@@ -169,6 +188,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
                 Map.Entry<CharSequence, CharSequence> field = it.next();
                 fields.add(field.getKey(), field.getValue());
             }
+            retries.responseStarted();
             connection.sendInterim(head.status().code(), head.status().reasonPhrase(), fields, stage.via(received));
         }
     }
@@ -200,7 +220,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
             reportFailure(error, AttemptOutcome.RESPONSE_FAILED);
             LOG.debugf("request %s: %s failed before responding: %s", exchange.requestId(), target.spec().origin(),
                     result.cause());
-            fail(error.reason(), error.detail());
+            failed(error);
             return;
         }
         exchange.upstream().headersReceived();
@@ -211,6 +231,16 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
             return;
         }
         HttpClientResponse response = result.result();
+        if (!upgrading && stage.retry().retriesStatus(response.statusCode())) {
+            UpstreamTarget next = retries.next(RetryReason.STATUS, true);
+            if (next != null) {
+                LOG.debugf("request %s: %s answered %d", exchange.requestId(), target.spec().origin(),
+                        response.statusCode());
+                discard(response);
+                retry(next);
+                return;
+            }
+        }
         if (upgrading) {
             if (response.statusCode() == 101) {
                 UpgradeForwarding.switchProtocols(this, response);
@@ -225,6 +255,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
 
     private void clientGone() {
         clientGone = true;
+        retries.cancel();
         if (upstreamRequest != null && (forwarding == null || forwarding.cancelOnClientGone())) {
             upstreamRequest.reset();
         }
@@ -247,11 +278,22 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         }
     }
 
+    /** Drops the response of this attempt (nobody will see it) and lets the drain release the pool. */
+    void discard(HttpClientResponse response) {
+        DiscardedResponse.drain(response, upstreamRequest, pool, deadlines(), stage.readTimeoutMillis());
+        pool = null;
+    }
+
     void releasePool() {
         if (pool != null) {
             pool.release();
             pool = null;
         }
+    }
+
+    /** The request's attempts and what a retry needs of them (the kept body). */
+    Retries retries() {
+        return retries;
     }
 
     ForwardStage stage() {

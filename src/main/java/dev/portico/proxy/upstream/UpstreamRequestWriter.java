@@ -18,6 +18,7 @@ import java.util.List;
  * Pingora's upstream request phase for one attempt: the upstream request's head (the client's end-to-end fields,
  * the {@code Host} the vhost sends, the request id, this hop's {@code Via}) and its body, streamed from the request
  * body phase with back-pressure; {@code Expect: 100-continue} is answered once the upstream is connected, as nginx does.
+ * A retry sends the body an earlier attempt kept ({@link KeptBody}) instead.
  */
 final class UpstreamRequestWriter {
 
@@ -107,10 +108,21 @@ final class UpstreamRequestWriter {
         } else if (!http2 && in.version() == HttpVersion.HTTP_2 && !inHeaders.contains(HttpHeaders.CONTENT_LENGTH)) {
             destination = new ChunkedOnFirstWrite(request);
         }
+        Buffer replay = call.retries().bodyToReplay();
+        if (replay != null) {
+            // A retry: an earlier attempt read the client's body whole and kept it; it goes again from the copy.
+            if (replay.length() > 0) {
+                destination.write(replay);
+            }
+            destination.end();
+            call.awaitHead();
+            return;
+        }
         if (inHeaders.contains(HttpHeaders.EXPECT, HttpHeaders.CONTINUE, true)) {
             // The upstream is connected, so the body has somewhere to go (nginx answers 100 the same way).
             exchange.response().writeContinue();
         }
+        destination = call.retries().bodyStarted(destination);
         long bodyTimeout = exchange.loop().clientBodyTimeoutMillis();
         BodyRelay.start(exchange.requestBody(), destination, call.deadlines(), bodyTimeout, new BodyRelay.Outcome() {
             @Override

@@ -263,6 +263,7 @@ public class AccessLog implements RequestObserver {
         r.scheme = tls != null || request.isSSL() ? "https" : "http";
         r.tls = tls == null ? null : tls.description();
         r.sni = tls == null ? null : tls.serverName();
+        r.attempts = exchange.upstream().attempts();
     }
 
     private static String protocol(HttpVersion version) {

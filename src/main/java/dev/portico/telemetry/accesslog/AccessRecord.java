@@ -50,4 +50,6 @@ final class AccessRecord {
     String tls;
     /** The server name the client's TLS handshake asked for (SNI), or null (cleartext, or none sent). */
     String sni;
+    /** Upstream attempts the request took: 0 when it did not go upstream, more than 1 when it was retried. */
+    int attempts;
 }

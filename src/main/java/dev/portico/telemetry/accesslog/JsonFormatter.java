@@ -6,9 +6,10 @@ package dev.portico.telemetry.accesslog;
  * {"time":"2024-05-01T12:34:56.789Z","requestId":"...","vhost":"shop","client":"203.0.113.7","method":"GET",
  *  "path":"/cart?id=1","protocol":"HTTP/1.1","status":200,"bytesIn":0,"bytesOut":5120,"durationMs":12.345,
  *  "upstreamDurationMs":11.002,"upstream":"http://10.0.0.5:8080","reason":null,"userAgent":"curl/8.5.0",
- *  "referrer":null,"scheme":"https","tls":"TLSv1.3/TLS_AES_128_GCM_SHA256","sni":"shop.example"}
+ *  "referrer":null,"scheme":"https","tls":"TLSv1.3/TLS_AES_128_GCM_SHA256","sni":"shop.example","attempts":1}
  * }</pre>
- * Durations are milliseconds with microsecond precision. {@code tls} and {@code sni} are null on cleartext (and
+ * Durations are milliseconds with microsecond precision. {@code attempts} counts the upstream attempts (0 when the
+ * request did not go upstream, more than 1 when it was retried). {@code tls} and {@code sni} are null on cleartext (and
  * {@code sni} when the client sent no server name). Fields are only ever added at the end.
  */
 final class JsonFormatter implements LineFormatter {
@@ -58,6 +59,7 @@ final class JsonFormatter implements LineFormatter {
         text(out, r.tls);
         out.ascii(",\"sni\":");
         text(out, r.sni);
+        out.ascii(",\"attempts\":").number(r.attempts);
         out.ascii("}\n");
     }
 

@@ -5,6 +5,7 @@ import dev.portico.proxy.core.counters.HandshakeCounts;
 import dev.portico.proxy.core.counters.VhostStats;
 import dev.portico.proxy.core.outcome.CacheOutcome;
 import dev.portico.proxy.core.outcome.LocalReason;
+import dev.portico.proxy.core.outcome.RetryReason;
 import dev.portico.proxy.core.outcome.TunnelClose;
 import dev.portico.telemetry.Drops;
 import dev.portico.telemetry.stats.offloop.StatsLedger;
@@ -29,7 +30,8 @@ import java.util.List;
  * {@code portico_dropped_total{what}}, and for connections that switched protocols (WebSocket):
  * {@code portico_tunnels_open{vhost}}, {@code portico_tunnels_closed_total{reason,vhost}},
  * {@code portico_tunnel_bytes_received_total{vhost}}, {@code portico_tunnel_bytes_sent_total{vhost}} and
- * {@code portico_tunnel_duration_seconds_total{vhost}} (counted as each tunnel closes).
+ * {@code portico_tunnel_duration_seconds_total{vhost}} (counted as each tunnel closes), and for retries:
+ * {@code portico_retries_total{reason,vhost}} and {@code portico_retry_budget_exhausted_total{vhost}}.
  */
 @Singleton
 public class PrometheusExport extends Collector {
@@ -70,6 +72,11 @@ public class PrometheusExport extends Collector {
         CounterMetricFamily cache = new CounterMetricFamily("portico_cache_requests",
                 "Requests of cache-enabled vhosts by what the cache did", List.of("result", "vhost"));
         TunnelFamilies tunnels = new TunnelFamilies();
+        CounterMetricFamily retries = new CounterMetricFamily("portico_retries",
+                "Upstream attempts made again after a failed one, by why the attempt before failed",
+                List.of("reason", "vhost"));
+        CounterMetricFamily retryBudgetExhausted = new CounterMetricFamily("portico_retry_budget_exhausted",
+                "Retries the vhost's settings allowed but its retry budget refused", List.of("vhost"));
 
         List<VhostStats> all = registry.vhosts();
         all.add(registry.unmatched());
@@ -92,6 +99,10 @@ public class PrometheusExport extends Collector {
                 }
             }
             tunnels.add(name, totals);
+            for (RetryReason why : RetryReason.values()) {
+                retries.addMetric(List.of(why.code(), name), totals.retries(why));
+            }
+            retryBudgetExhausted.addMetric(List.of(name), totals.retryBudgetExhausted());
             VhostStats.CumulativeLatency cumulative = ledger.cumulative(vhost, BOUNDS_SECONDS);
             addHistogram(latency, "portico_request_duration_seconds", name, cumulative.buckets(),
                     cumulative.count(), cumulative.sumSeconds());
@@ -120,6 +131,8 @@ public class PrometheusExport extends Collector {
         List<MetricFamilySamples> families = new ArrayList<>(List.of(requests, bytesIn, bytesOut, inFlight,
                 localReplies, connections, handshakes, dropped, cache));
         tunnels.addTo(families);
+        families.add(retries);
+        families.add(retryBudgetExhausted);
         families.add(new MetricFamilySamples("portico_request_duration_seconds", Type.HISTOGRAM,
                         "Time from request head to the end of the response (for a tunnel: to its 101)", latency));
         families.add(new MetricFamilySamples("portico_upstream_duration_seconds", Type.HISTOGRAM,

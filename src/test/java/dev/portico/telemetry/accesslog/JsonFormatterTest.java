@@ -34,7 +34,8 @@ class JsonFormatterTest {
                 + "\"upstreamDurationMs\":11.002,\"upstream\":\"http://10.0.0.5:8080\",\"reason\":null,"
                 + "\"userAgent\":\"Mozilla/5.0 (X11; Linux x86_64)\","
                 + "\"referrer\":\"https://shop.example.com/list?page=2\",\"scheme\":\"https\","
-                + "\"tls\":\"TLSv1.3/TLS_AES_128_GCM_SHA256\",\"sni\":\"shop.example.com\"}\n", line);
+                + "\"tls\":\"TLSv1.3/TLS_AES_128_GCM_SHA256\",\"sni\":\"shop.example.com\","
+                + "\"attempts\":1}\n", line);
     }
 
     @Test

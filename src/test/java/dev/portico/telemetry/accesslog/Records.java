@@ -32,6 +32,7 @@ final class Records {
         r.scheme = "https";
         r.tls = "TLSv1.3/TLS_AES_128_GCM_SHA256";
         r.sni = "shop.example.com";
+        r.attempts = 1;
         return r;
     }
 

@@ -24,7 +24,8 @@ import java.util.Set;
  *
  * <p>Strict like {@link StrictJson}: a string is only a JSON string, a whole number only a JSON integer that fits,
  * a boolean only {@code true} or {@code false}. JSON {@code null} is the same as leaving the field out. Supported
- * types: records, {@code String}, {@code Boolean}, {@code Integer}, {@code List<T>} and {@code Map<String, T>}.
+ * types: records, {@code String}, {@code Boolean}, {@code Integer}, {@code Double} (any JSON number),
+ * {@code List<T>} and {@code Map<String, T>}.
  * A record's JSON names follow {@link JsonProperty}, and names in its {@link JsonIgnoreProperties} are skipped.
  *
  * <p>Fields are named like the validators name them: {@code upstreams[0].weight}, {@code requestHeaders.set.X-A}.
@@ -71,6 +72,9 @@ public final class JsonRecordReader {
                 return null;
             }
             return node.intValue();
+        }
+        if (raw == Double.class) {
+            return node.isNumber() ? node.doubleValue() : wrongType(path, "a number");
         }
         if (raw == List.class) {
             return node.isArray() ? list(node, typeArgument(type, 0), path) : wrongType(path, "an array");

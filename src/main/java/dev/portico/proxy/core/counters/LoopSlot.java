@@ -2,6 +2,7 @@ package dev.portico.proxy.core.counters;
 
 import dev.portico.proxy.core.outcome.CacheOutcome;
 import dev.portico.proxy.core.outcome.LocalReason;
+import dev.portico.proxy.core.outcome.RetryReason;
 import dev.portico.proxy.core.outcome.TunnelClose;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SingleWriterRecorder;
@@ -28,7 +29,9 @@ public final class LoopSlot {
     static final int TUNNEL_BYTES_OUT = TUNNEL_BYTES_IN + 1;
     static final int TUNNEL_MICROS = TUNNEL_BYTES_OUT + 1;
     static final int TUNNEL_CLOSES = TUNNEL_MICROS + 1;
-    public static final int SIZE = TUNNEL_CLOSES + TunnelClose.values().length;
+    static final int RETRIES = TUNNEL_CLOSES + TunnelClose.values().length;
+    static final int RETRY_BUDGET_EXHAUSTED = RETRIES + RetryReason.values().length;
+    public static final int SIZE = RETRY_BUDGET_EXHAUSTED + 1;
 
     /** Latencies are recorded in microseconds, from 1 µs to an hour, to two significant digits. */
     static final long HIGHEST_MICROS = 3_600_000_000L;
@@ -104,6 +107,16 @@ public final class LoopSlot {
         add(TUNNEL_BYTES_IN, bytesFromClient);
         add(TUNNEL_BYTES_OUT, bytesToClient);
         add(TUNNEL_MICROS, lifeNanos / 1000);
+    }
+
+    /** A request of this vhost is sent upstream again after an attempt failed for {@code why}. */
+    public void retried(RetryReason why) {
+        add(RETRIES + why.ordinal(), 1);
+    }
+
+    /** A retry the vhost's settings allowed was not made: the retry budget was spent. */
+    public void retryBudgetExhausted() {
+        add(RETRY_BUDGET_EXHAUSTED, 1);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.portico.proxy.core.counters;
 
 import dev.portico.proxy.core.outcome.CacheOutcome;
 import dev.portico.proxy.core.outcome.LocalReason;
+import dev.portico.proxy.core.outcome.RetryReason;
 import dev.portico.proxy.core.outcome.TunnelClose;
 import org.HdrHistogram.Histogram;
 
@@ -128,6 +129,16 @@ public final class VhostStats {
         /** The lifetimes of the closed tunnels, summed. */
         public double tunnelSeconds() {
             return counts[LoopSlot.TUNNEL_MICROS] / 1_000_000.0;
+        }
+
+        /** Attempts made again after an attempt failed for {@code why}. */
+        public long retries(RetryReason why) {
+            return counts[LoopSlot.RETRIES + why.ordinal()];
+        }
+
+        /** Retries not made because the retry budget was spent. */
+        public long retryBudgetExhausted() {
+            return counts[LoopSlot.RETRY_BUDGET_EXHAUSTED];
         }
     }
 

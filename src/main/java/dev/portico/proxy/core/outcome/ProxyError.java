@@ -8,9 +8,12 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * A failure while proxying, typed the way Pingora types them: which side caused it, what the client is told,
- * and whether another upstream may be tried (only when nothing of the request has left yet).
+ * whether any request may be tried again elsewhere ({@code retryable}: only when nothing of the request has left
+ * yet), and which kind of failure it was ({@code retryReason}, matched against a vhost's {@code retry.on}; an
+ * idempotent request may be retried after such a failure even when it was sent).
  */
-public record ProxyError(LocalReason reason, Source source, boolean retryable, String detail) {
+public record ProxyError(LocalReason reason, Source source, boolean retryable, RetryReason retryReason,
+                         String detail) {
 
     /** Who caused the failure. */
     public enum Source {
@@ -21,15 +24,15 @@ public record ProxyError(LocalReason reason, Source source, boolean retryable, S
     public static ProxyError connecting(Throwable cause) {
         if (isTimeout(cause)) {
             return new ProxyError(LocalReason.UPSTREAM_CONNECT_TIMEOUT, Source.UPSTREAM, true,
-                    "The upstream did not accept a connection in time");
+                    RetryReason.CONNECT_FAILURE, "The upstream did not accept a connection in time");
         }
         if (isTlsFailure(cause)) {
             // Retryable as nginx and Envoy treat it: nothing was sent, and another upstream may be set up right.
             return new ProxyError(LocalReason.UPSTREAM_TLS_ERROR, Source.UPSTREAM, true,
-                    "The TLS handshake with the upstream failed");
+                    RetryReason.CONNECT_FAILURE, "The TLS handshake with the upstream failed");
         }
         return new ProxyError(LocalReason.UPSTREAM_CONNECT_FAILURE, Source.UPSTREAM, true,
-                "The upstream could not be connected to");
+                RetryReason.CONNECT_FAILURE, "The upstream could not be connected to");
     }
 
     /** A handshake failure, however Netty and Vert.x wrapped it (a DecoderException around an SSLException). */
@@ -42,20 +45,23 @@ public record ProxyError(LocalReason reason, Source source, boolean retryable, S
         return false;
     }
 
-    /** The request went out but no usable response head came back: not retried, the request may have had effects. */
+    /**
+     * The request went out but no usable response head came back: not retryable for any method, since the request may
+     * have had effects; an idempotent one may be retried for a timeout or a reset (RFC 9110 section 9.2.2).
+     */
     public static ProxyError awaitingResponse(Throwable cause) {
         if (isTimeout(cause)) {
             return new ProxyError(LocalReason.UPSTREAM_RESPONSE_TIMEOUT, Source.UPSTREAM, false,
-                    "The upstream did not respond in time");
+                    RetryReason.TIMEOUT, "The upstream did not respond in time");
         }
         if (isTlsFailure(cause)) {
             // TLS 1.3: the client's handshake is done before the server has checked its certificate, so an origin
             // refusing it answers the request with an alert.
             return new ProxyError(LocalReason.UPSTREAM_TLS_ERROR, Source.UPSTREAM, false,
-                    "The TLS handshake with the upstream failed");
+                    RetryReason.RESET, "The TLS handshake with the upstream failed");
         }
         return new ProxyError(LocalReason.UPSTREAM_PROTOCOL_ERROR, Source.UPSTREAM, false,
-                "The upstream closed the connection or sent an invalid response");
+                RetryReason.RESET, "The upstream closed the connection or sent an invalid response");
     }
 
     static boolean isTimeout(Throwable cause) {

@@ -1,0 +1,141 @@
+package dev.portico.proxy.upstream;
+
+import dev.portico.proxy.core.Exchange;
+import dev.portico.proxy.core.RequestTarget;
+import dev.portico.proxy.core.counters.VhostStats;
+import dev.portico.proxy.core.outcome.RetryReason;
+import dev.portico.proxy.upstream.balance.UpstreamTarget;
+import dev.portico.proxy.upstream.retry.RetryPolicy;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.streams.WriteStream;
+import org.jboss.logging.Logger;
+
+import java.util.function.Consumer;
+
+/**
+ * One request's attempts as its vhost's {@link RetryPolicy} sees them: which upstreams it tried, whether another
+ * attempt may follow one that failed and on which upstream, the backoff before it, and the copy of the request body
+ * that lets a retry send it again. Confined to the request's event loop.
+ *
+ * <p>Another attempt is made only when every rule holds: the vhost retries that kind of failure; the request is safe to
+ * send again (nothing of it reached the upstream, or its method is idempotent, RFC 9110 section 9.2.2); its body can
+ * be sent again (none, not read yet, or kept whole within {@code retryBufferSize}); nothing of the response reached the
+ * client (not even an interim response); tries are left; an upstream is available; and the budget allows it.
+ */
+final class Retries {
+
+    private static final Logger LOG = Logger.getLogger(Retries.class);
+
+    private final ForwardStage stage;
+    private final Exchange exchange;
+    private final RetryPolicy policy;
+    /** Bit i set when upstream i was tried. */
+    private long tried;
+    private int attempts;
+    /** The backoff timer before the next attempt, or -1. */
+    private long timer = -1;
+    /** An interim response went to the client: part of the response is out, so no attempt may follow. */
+    private boolean responseStarted;
+    /** The request body began to stream from the client: it can be sent again only from {@link #keptBody}. */
+    private boolean bodyStarted;
+    /** The copy of the request body kept for a retry, or null. */
+    private KeptBody keptBody;
+
+    Retries(ForwardStage stage, Exchange exchange) {
+        this.stage = stage;
+        this.exchange = exchange;
+        this.policy = stage.retry();
+    }
+
+    /** An attempt on {@code target} begins. */
+    void attempting(UpstreamTarget target) {
+        attempts++;
+        tried |= 1L << target.index();
+    }
+
+    /** Part of the response (an interim one) went to the client. */
+    void responseStarted() {
+        responseStarted = true;
+    }
+
+    /**
+     * The upstream for another attempt after one failed for {@code why}, with the retry counted; null when none may be
+     * made (the budget refusing it is counted too). A different upstream when one is available (the tried mask), else
+     * the same one again (Envoy's rule; nginx's {@code proxy_next_upstream} never reuses one).
+     *
+     * @param sent whether any of the request reached the upstream
+     */
+    UpstreamTarget next(RetryReason why, boolean sent) {
+        if (exchange.headSent() || responseStarted || attempts >= policy.attempts() || !policy.retriesOn(why)
+                || sent && !RetryPolicy.idempotent(exchange.request().method()) || !bodyAvailable()) {
+            return null;
+        }
+        long now = System.nanoTime();
+        UpstreamTarget next = stage.group().pick(exchange.loop(), tried, now);
+        if (next == null) {
+            next = stage.group().pick(exchange.loop(), 0, now);
+        }
+        if (next == null) {
+            return null;
+        }
+        int loop = exchange.loop().index();
+        VhostStats stats = exchange.vhost().stats();
+        if (!policy.budget().tryRetry(loop, now)) {
+            if (stats != null) {
+                stats.slot(loop).retryBudgetExhausted();
+            }
+            LOG.debugf("request %s: not retried after %s, the retry budget is spent", exchange.requestId(), why.code());
+            return null;
+        }
+        if (stats != null) {
+            stats.slot(loop).retried(why);
+        }
+        LOG.debugf("request %s: retrying after %s on %s", exchange.requestId(), why.code(), next.spec().origin());
+        return next;
+    }
+
+    /** Runs {@code attempt} on {@code next} after the backoff (a Vert.x timer on this loop: the loop never waits). */
+    void after(UpstreamTarget next, Consumer<UpstreamTarget> attempt) {
+        long delay = policy.backoffMillis(attempts);
+        if (delay == 0) {
+            attempt.accept(next);
+            return;
+        }
+        timer = exchange.loop().context().owner().setTimer(delay, id -> {
+            timer = -1;
+            attempt.accept(next);
+        });
+    }
+
+    /** The client left: no attempt follows. */
+    void cancel() {
+        if (timer >= 0) {
+            exchange.loop().context().owner().cancelTimer(timer);
+            timer = -1;
+        }
+    }
+
+    /** Whether the request body can be sent (again): there is none, none of it was read yet, or it was kept whole. */
+    private boolean bodyAvailable() {
+        return !bodyStarted || keptBody != null && keptBody.whole() != null
+                || !RequestTarget.hasBody(exchange.request());
+    }
+
+    /**
+     * The request body starts to stream to the upstream: the destination to write it to, which keeps a copy when the
+     * vhost may retry the request after it was sent.
+     */
+    WriteStream<Buffer> bodyStarted(WriteStream<Buffer> destination) {
+        bodyStarted = true;
+        if (policy.keepsBodyOf(exchange.request().method())) {
+            keptBody = new KeptBody(destination, policy.bufferBytes());
+            return keptBody;
+        }
+        return destination;
+    }
+
+    /** The request body as an earlier attempt sent it, to send again; null when the body is still to be read. */
+    Buffer bodyToReplay() {
+        return bodyStarted && keptBody != null ? keptBody.whole() : null;
+    }
+}
