@@ -75,7 +75,12 @@ public record VhostDefinition(
         Boolean websocket,
         @Schema(description = "Close a WebSocket (or other upgraded) connection on both sides after it carried no "
                 + "byte either way for this long, e.g. 30s, 10m, 1h (at most 7d)", defaultValue = "1h")
-        String websocketIdleTimeout) {
+        String websocketIdleTimeout,
+        @Schema(description = "Active health check of the upstreams; null (left out) for none, and then a new "
+                + "upstream takes traffic at once")
+        HealthCheckDefinition healthCheck,
+        @Schema(description = "Passive ejection of upstreams that answer 5xx or fail in a row; on by default")
+        OutlierDetectionDefinition outlierDetection) {
 
 
     /** HTTPS settings of one vhost. */

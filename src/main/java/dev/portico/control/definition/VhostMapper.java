@@ -64,7 +64,9 @@ public final class VhostMapper {
                 TlsSettingsCheck.toSpec(d.tls()), d.websocket() == null || d.websocket(),
                 d.websocketIdleTimeout() == null ? null
                         : DurationText.parse(d.websocketIdleTimeout(), VhostValidator.MAX_WEBSOCKET_IDLE_TIMEOUT,
-                                false));
+                                false),
+                HealthCheckSettingsCheck.toSpec(d.healthCheck()),
+                OutlierDetectionSettingsCheck.toSpec(d.outlierDetection()));
     }
 
     private static AccessLogSpec accessLog(AccessLogDefinition d) {

@@ -45,6 +45,9 @@ public record VhostView(
         VhostDefinition.TlsDefinition tls,
         boolean websocket,
         String websocketIdleTimeout,
+        @Schema(description = "The active health check with every default filled in, or null when there is none")
+        HealthCheckDefinition healthCheck,
+        OutlierDetectionDefinition outlierDetection,
         Instant createdAt,
         Instant updatedAt,
         @Schema(description = "What is accepted but will not work as it stands, such as a static.root that does not "
@@ -62,6 +65,8 @@ public record VhostView(
                 d.websocket() == null || d.websocket(),
                 d.websocketIdleTimeout() == null ? VhostValidator.DEFAULT_WEBSOCKET_IDLE_TIMEOUT
                         : d.websocketIdleTimeout(),
+                d.healthCheck(),
+                OutlierDetectionSettingsCheck.normalised(d.outlierDetection()),
                 createdAt,
                 updatedAt,
                 StaticRootProbe.warnings(d));

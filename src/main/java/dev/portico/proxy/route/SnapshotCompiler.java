@@ -18,6 +18,9 @@ import dev.portico.proxy.upstream.balance.UpstreamHealth;
 import dev.portico.proxy.upstream.balance.UpstreamSelector;
 import dev.portico.proxy.upstream.balance.UpstreamTarget;
 import dev.portico.proxy.upstream.balance.UpstreamTls;
+import dev.portico.proxy.upstream.health.HealthChecker;
+import dev.portico.proxy.upstream.health.UpstreamStatus;
+import dev.portico.proxy.upstream.health.VhostUpstreams;
 import dev.portico.vhost.CompileException;
 import dev.portico.vhost.UpstreamSpec;
 import dev.portico.vhost.VhostSpec;
@@ -59,9 +62,12 @@ public class SnapshotCompiler {
     /** The vhosts' state across snapshots, by vhost id, as the last compile for publishing left it. */
     private Map<UUID, VhostRuntime> runtimes = new HashMap<>();
     private final AtomicBoolean compiling = new AtomicBoolean();
+    /** Active checks and the vhosts' upstream states, kept in step with the published snapshots. */
+    private final UpstreamHealthService healthService;
 
     public SnapshotCompiler(DataPlaneSettings dataplane, UpstreamSettings upstream, StatsRegistry stats,
-                            CacheRegistry caches) {
+                            CacheRegistry caches, UpstreamHealthService healthService) {
+        this.healthService = healthService;
         this.stats = stats;
         this.caches = caches;
         this.trustedProxies = TrustedProxies.parse(dataplane.trustedProxies().orElse(List.of()));
@@ -106,12 +112,19 @@ public class SnapshotCompiler {
             }
         }
         healthKeysInUse = new HashSet<>();
+        healthService.checkers().begin();
         RoutingSnapshot snapshot = build(version, specs, caches.bind(shares), material);
         Map<UUID, VhostRuntime> next = new HashMap<>();
+        Map<UUID, VhostUpstreams> upstreamStates = new HashMap<>();
         for (CompiledVhost vhost : snapshot.vhosts()) {
             vhost.runtime().sealed();
             next.put(vhost.spec().id(), vhost.runtime());
+            VhostUpstreams states = vhost.runtime().state(VhostUpstreams.KEY);
+            if (states != null) {
+                upstreamStates.put(vhost.spec().id(), states);
+            }
         }
+        healthService.published(upstreamStates);
         // Only now: a compile that failed above leaves the published snapshot's states to the next one.
         runtimes = next;
         Set<String> names = new HashSet<>();
@@ -194,6 +207,8 @@ public class SnapshotCompiler {
     private UpstreamGroup group(VhostSpec spec, int connectTimeout, boolean bind, Set<String> poolKeys,
                                 VhostRuntime runtime, Map<String, TlsTable.Entry> certificates) {
         List<UpstreamTarget> targets = new ArrayList<>(spec.upstreams().size());
+        VhostUpstreams states = runtime.claim(VhostUpstreams.KEY, VhostUpstreams.COMPATIBILITY, VhostUpstreams::new);
+        List<VhostUpstreams.Binding> bindings = new ArrayList<>(spec.upstreams().size());
         for (UpstreamSpec upstream : spec.upstreams()) {
             UpstreamTls.ClientCertificate clientCertificate = clientCertificate(upstream, certificates);
             String healthKey = UpstreamTarget.healthKey(upstream, clientCertificate);
@@ -210,12 +225,19 @@ public class SnapshotCompiler {
             }
             poolKeys.add(target.poolKey());
             targets.add(target);
+            // A dry run starts no check: its upstreams count as healthy.
+            HealthChecker checker = bind && spec.healthCheck() != null
+                    ? healthService.checkers().use(target, healthKey, spec.healthCheck(),
+                            states.seedOf(upstream.url()))
+                    : null;
+            bindings.add(new VhostUpstreams.Binding(upstream.url(), checker, upstreamHealth));
         }
         UpstreamSelector<?> selector = UpstreamGroup.roundRobin(targets);
         // The loops' cursors carry over while the upstreams and their weights stay the same.
-        UpstreamRuntime states = runtime.claim(UpstreamRuntime.KEY, selector.compatibility(),
+        UpstreamRuntime cursors = runtime.claim(UpstreamRuntime.KEY, selector.compatibility(),
                 () -> new UpstreamRuntime(eventLoops));
-        return new UpstreamGroup(targets, selector, states);
+        UpstreamStatus[] watches = states.bind(spec.name(), bindings, spec.outlierDetection());
+        return new UpstreamGroup(targets, selector, cursors, watches);
     }
 
     /**

@@ -99,6 +99,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         if (result.failed()) {
             releasePool();
             if (clientGone) {
+                stage.group().abandoned(target);
                 return;
             }
             ProxyError error = ProxyError.connecting(result.cause());
@@ -117,6 +118,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         HttpClientRequest request = result.result();
         upstreamRequest = request;
         if (clientGone) {
+            stage.group().abandoned(target);
             request.exceptionHandler(IGNORED);
             request.reset();
             releasePool();
@@ -193,6 +195,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         if (result.failed()) {
             releasePool();
             if (clientGone) {
+                stage.group().abandoned(target);
                 return;
             }
             ProxyError error = ProxyError.awaitingResponse(result.cause());
@@ -203,7 +206,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
             return;
         }
         exchange.upstream().headersReceived();
-        stage.group().report(exchange.loop(), target, AttemptOutcome.RESPONDED, 0);
+        stage.group().report(exchange.loop(), target, AttemptOutcome.RESPONDED, result.result().statusCode(), null, 0);
         if (clientGone) {
             upstreamRequest.reset();
             releasePool();
@@ -235,7 +238,9 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
      */
     private void reportFailure(ProxyError error, AttemptOutcome outcome) {
         if (error.source() == ProxyError.Source.UPSTREAM) {
-            stage.group().report(exchange.loop(), target, outcome, System.nanoTime());
+            stage.group().report(exchange.loop(), target, outcome, 0, error.reason().code(), System.nanoTime());
+        } else {
+            stage.group().abandoned(target);
         }
     }
 

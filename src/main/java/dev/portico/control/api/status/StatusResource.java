@@ -5,6 +5,7 @@ import dev.portico.control.definition.StaticRootProbe;
 import dev.portico.control.snapshot.SnapshotReloader;
 import dev.portico.proxy.route.RoutingSnapshot;
 import dev.portico.proxy.route.SnapshotHolder;
+import dev.portico.proxy.route.UpstreamHealthService;
 import dev.portico.proxy.server.DataPlaneServer;
 import dev.portico.telemetry.accesslog.AccessLog;
 import dev.portico.vhost.StaticSpec;
@@ -33,9 +34,11 @@ public class StatusResource {
     private final SnapshotReloader reloader;
     private final DataPlaneServer dataPlane;
     private final AccessLog accessLog;
+    private final UpstreamHealthService upstreamHealth;
 
     public StatusResource(SnapshotHolder snapshots, SnapshotReloader reloader, DataPlaneServer dataPlane,
-                          AccessLog accessLog) {
+                          AccessLog accessLog, UpstreamHealthService upstreamHealth) {
+        this.upstreamHealth = upstreamHealth;
         this.snapshots = snapshots;
         this.reloader = reloader;
         this.dataPlane = dataPlane;
@@ -59,7 +62,8 @@ public class StatusResource {
                 reloader.databaseReachable(), reloader.databaseError(), dataPlane.isListening(), dataPlane.port(),
                 dataPlane.inFlight(), snapshot.viaPseudonym(), staticRootWarnings(snapshot),
                 AccessLogView.of(accessLog.status()), CertificateWarnings.of(dataPlane.presentedCertificates(),
-                        reloader.certificateProblem(), Instant.now()));
+                        reloader.certificateProblem(), Instant.now()),
+                upstreamHealth.vhostsWithoutHealthyUpstream());
     }
 
     private static List<StatusView.StaticRootWarning> staticRootWarnings(RoutingSnapshot snapshot) {

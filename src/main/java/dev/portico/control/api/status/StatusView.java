@@ -25,7 +25,10 @@ public record StatusView(
         AccessLogView accessLog,
         @Schema(description = "Certificates the TLS listener presents that expire within 14 days or have expired, "
                 + "and why the served snapshot lacks stored certificates (e.g. no secret key)")
-        List<CertificateWarning> certificateWarnings) {
+        List<CertificateWarning> certificateWarnings,
+        @Schema(description = "Served vhosts none of whose upstreams takes traffic now (unknown, unhealthy, ejected): "
+                + "their requests get 503 no_healthy_upstream; GET /api/v1/vhosts/{id}/upstreams says why")
+        List<String> vhostsWithoutHealthyUpstream) {
 
     /** A certificate to renew, or (certificate null) why stored certificates could not be loaded. */
     @Schema(name = "CertificateWarning")
