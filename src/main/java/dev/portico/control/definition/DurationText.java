@@ -45,7 +45,7 @@ final class DurationText {
         return duration;
     }
 
-    /** A duration from {@code min} to {@code max}. @throws IllegalArgumentException with a reason fit for an API error */
+    /** A duration from {@code min} to {@code max}. @throws IllegalArgumentException with a reason for an API error */
     static Duration parse(String text, Duration min, Duration max) {
         Duration duration = parse(text, max, false);
         if (duration.compareTo(min) < 0) {
