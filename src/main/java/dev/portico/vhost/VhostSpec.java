@@ -14,6 +14,7 @@ import java.util.UUID;
  * @param websocket whether HTTP/1.1 {@code Upgrade} requests (WebSocket and other protocols) are forwarded as such
  *                  and tunnelled once the upstream switches; otherwise they go upstream as plain requests
  * @param websocketIdleTimeout how long a tunnel may carry no byte either way before both sides are closed
+ * @param maxInFlight the most requests of the vhost in flight at once on this instance, or null for no limit
  * @param healthCheck the active health check of the upstreams, or null for none
  * @param outlierDetection passive ejection of upstreams that answer 5xx or fail in a row
  */
@@ -38,6 +39,7 @@ public record VhostSpec(
         TlsSpec tls,
         boolean websocket,
         Duration websocketIdleTimeout,
+        Integer maxInFlight,
         HealthCheckSpec healthCheck,
         OutlierDetectionSpec outlierDetection) {
 

@@ -76,6 +76,10 @@ public record VhostDefinition(
         @Schema(description = "Close a WebSocket (or other upgraded) connection on both sides after it carried no "
                 + "byte either way for this long, e.g. 30s, 10m, 1h (at most 7d)", defaultValue = "1h")
         String websocketIdleTimeout,
+        @Schema(description = "The most requests of this vhost in flight at once on this instance (streams and "
+                + "WebSocket tunnels included); past it a request gets 503 vhost_overloaded with Retry-After. "
+                + "Null for no limit", minimum = "1", maximum = "1000000")
+        Integer maxInFlight,
         @Schema(description = "Active health check of the upstreams; null (left out) for none, and then a new "
                 + "upstream takes traffic at once")
         HealthCheckDefinition healthCheck,

@@ -65,6 +65,7 @@ public final class VhostMapper {
                 d.websocketIdleTimeout() == null ? null
                         : DurationText.parse(d.websocketIdleTimeout(), VhostValidator.MAX_WEBSOCKET_IDLE_TIMEOUT,
                                 false),
+                d.maxInFlight(),
                 HealthCheckSettingsCheck.toSpec(d.healthCheck()),
                 OutlierDetectionSettingsCheck.toSpec(d.outlierDetection()));
     }

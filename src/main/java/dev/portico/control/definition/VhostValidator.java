@@ -29,6 +29,7 @@ public final class VhostValidator {
     static final int MAX_HOSTNAMES = 100;
     static final int MAX_UPSTREAMS = 64;
     static final int MAX_WEIGHT = 100;
+    static final int MAX_IN_FLIGHT = 1_000_000;
     static final int MAX_HEADER_RULES = 50;
     static final String DEFAULT_CONNECT_TIMEOUT = "5s";
     static final String DEFAULT_READ_TIMEOUT = "60s";
@@ -92,6 +93,7 @@ public final class VhostValidator {
                 in.websocket() == null || in.websocket(),
                 v.duration("websocketIdleTimeout", in.websocketIdleTimeout(), DEFAULT_WEBSOCKET_IDLE_TIMEOUT,
                         MAX_WEBSOCKET_IDLE_TIMEOUT),
+                v.maxInFlight(in.maxInFlight()),
                 HealthCheckSettingsCheck.normalise(in.healthCheck(), v.errors),
                 OutlierDetectionSettingsCheck.normalise(in.outlierDetection(), v.errors));
         List<FieldError> all = new ArrayList<>(bindErrors);
@@ -263,6 +265,13 @@ public final class VhostValidator {
             error("maxRequestBody", e.getMessage());
             return value;
         }
+    }
+
+    private Integer maxInFlight(Integer value) {
+        if (value != null && (value < 1 || value > MAX_IN_FLIGHT)) {
+            error("maxInFlight", "must be between 1 and " + MAX_IN_FLIGHT + ", or left out for no limit");
+        }
+        return value;
     }
 
     private HeaderRulesDefinition rules(String field, HeaderRulesDefinition rules, boolean request) {

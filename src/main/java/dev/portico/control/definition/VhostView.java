@@ -45,6 +45,8 @@ public record VhostView(
         VhostDefinition.TlsDefinition tls,
         boolean websocket,
         String websocketIdleTimeout,
+        @Schema(description = "The most requests of this vhost in flight at once; null for no limit")
+        Integer maxInFlight,
         @Schema(description = "The active health check with every default filled in, or null when there is none")
         HealthCheckDefinition healthCheck,
         OutlierDetectionDefinition outlierDetection,
@@ -65,6 +67,7 @@ public record VhostView(
                 d.websocket() == null || d.websocket(),
                 d.websocketIdleTimeout() == null ? VhostValidator.DEFAULT_WEBSOCKET_IDLE_TIMEOUT
                         : d.websocketIdleTimeout(),
+                d.maxInFlight(),
                 d.healthCheck(),
                 OutlierDetectionSettingsCheck.normalised(d.outlierDetection()),
                 createdAt,

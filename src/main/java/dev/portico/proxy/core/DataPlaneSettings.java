@@ -71,6 +71,22 @@ public interface DataPlaneSettings {
     @WithDefault("60s")
     Duration clientSendTimeout();
 
+    /**
+     * The most client connections open at once, over every listener (nginx {@code worker_connections}, HAProxy
+     * {@code maxconn}); at the limit the listeners stop accepting until one closes, so new clients wait in the
+     * kernel's backlog. {@code 0}: no limit.
+     */
+    @WithDefault("16384")
+    int maxConnections();
+
+    /**
+     * The most requests in flight at once on this instance (open WebSocket tunnels and streams included); past it a
+     * request gets 503 {@code overloaded} with {@code Retry-After: 1} before anything of its vhost runs.
+     * {@code 0}: no limit.
+     */
+    @WithDefault("8192")
+    int maxInFlight();
+
     /** Longest request line accepted; longer gets 414. */
     @WithDefault("8192")
     int maxRequestLine();

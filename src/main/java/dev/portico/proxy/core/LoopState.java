@@ -88,6 +88,11 @@ public final class LoopState {
         return shared.tlsPort();
     }
 
+    /** Requests in flight on every loop of this instance, this one's included (each loop's count read once). */
+    public int inFlightEverywhere() {
+        return shared.inFlight();
+    }
+
     /** Whether shutdown has begun: responses then ask clients to close their connections. */
     public boolean draining() {
         return shared.draining();

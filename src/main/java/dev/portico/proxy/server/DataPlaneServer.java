@@ -74,7 +74,8 @@ public class DataPlaneServer {
         }
         listeners = Listener.of(dataplane, this::tlsTermination);
         DataPlaneVerticle.Services services = new DataPlaneVerticle.Services(dataplane, listeners,
-                upstream, snapshots, stats, observers, state);
+                upstream, snapshots, stats, observers, state,
+                new ConnectionGate(dataplane.maxConnections(), stats.connectionRefusals()));
         snapshots.onPublish(this::broadcast);
         for (int i = 0; i < instances; i++) {
             lifecycle.deploy(new DataPlaneVerticle(services, i));

@@ -36,7 +36,7 @@ final class DataPlaneVerticle extends AbstractVerticle implements DataPlaneLifec
     /** What every instance shares; built once by {@link DataPlaneServer}. */
     record Services(DataPlaneSettings config, List<Listener> listeners, UpstreamClients.Settings upstream,
                     SnapshotHolder snapshots, StatsRegistry stats, RequestObserver[] observers,
-                    DataPlaneState shared) {
+                    DataPlaneState shared, ConnectionGate connections) {
     }
 
     static final long OBSERVER_FLUSH_MILLIS = 200;
@@ -81,7 +81,7 @@ final class DataPlaneVerticle extends AbstractVerticle implements DataPlaneLifec
         loop.put(SnapshotAdoption.PER_LOOP, adoption);
         adoption.adopt(services.snapshots().current());
         ProxyRequestHandler requests = new ProxyRequestHandler(services.snapshots(), loop, adoption,
-                services.stats(), services.observers());
+                services.stats(), services.observers(), config.maxInFlight());
         http2 = new Http2Connections(
                 new Http2ConnectionErrors(services.stats().connectionRefusals(), index));
         List<Future<HttpServer>> listening = new ArrayList<>();
@@ -111,6 +111,9 @@ final class DataPlaneVerticle extends AbstractVerticle implements DataPlaneLifec
         }
         Future.all(listening).onComplete(result -> {
             if (result.succeeded()) {
+                for (HttpServer server : servers) {
+                    services.connections().watch(ListeningSocket.channel(server));
+                }
                 List<Integer> ports = new ArrayList<>();
                 int tlsPort = -1;
                 for (int i = 0; i < servers.size(); i++) {

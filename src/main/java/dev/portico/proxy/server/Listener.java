@@ -54,8 +54,9 @@ public record Listener(String name, String host, int port, Set<ListenerProtocol>
 
     /**
      * The data plane's listeners as {@code portico.dataplane.*} defines them: cleartext HTTP/1.1 (and h2c with prior
-     * knowledge when {@code h2c} is on) on {@code host} and {@code port}, then HTTP/1.1 and HTTP/2 over TLS on {@code tls-port}
-     * unless it is {@code -1}; {@code tls} is asked only then (it resolves the engine, which loads a native library).
+     * knowledge when {@code h2c} is on) on {@code host} and {@code port}, then HTTP/1.1 and HTTP/2 over TLS on
+     * {@code tls-port} unless it is {@code -1}; {@code tls} is asked only then (it resolves the engine, which loads a
+     * native library).
      */
     static List<Listener> of(DataPlaneSettings settings, Supplier<TlsTermination> tls) {
         Listener http = new Listener("http", settings.host(), settings.port(),

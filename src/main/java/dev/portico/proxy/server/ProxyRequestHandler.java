@@ -27,15 +27,22 @@ import java.util.List;
 final class ProxyRequestHandler {
 
     private static final CharSequence VIA = HttpHeaders.createOptimized("Via");
+    private static final CharSequence RETRY_AFTER = HttpHeaders.createOptimized("Retry-After");
 
     private final SnapshotHolder snapshots;
     private final LoopState loop;
     private final SnapshotAdoption adoption;
     private final StatsRegistry stats;
     private final RequestObserver[] observers;
+    private final int maxInFlight;
 
+    /**
+     * @param maxInFlight requests in flight on the instance past which a request is refused ({@code overloaded});
+     *                    0 for no limit
+     */
     ProxyRequestHandler(SnapshotHolder snapshots, LoopState loop, SnapshotAdoption adoption, StatsRegistry stats,
-                        RequestObserver[] observers) {
+                        RequestObserver[] observers, int maxInFlight) {
+        this.maxInFlight = maxInFlight;
         this.snapshots = snapshots;
         this.loop = loop;
         this.adoption = adoption;
@@ -104,6 +111,15 @@ final class ProxyRequestHandler {
             exchange.refusedBy(vhost);
             exchange.unroutedStages(snapshot.fallbackStages());
             exchange.replyLocal(LocalReason.VHOST_DISABLED, "No vhost serves this host");
+            return;
+        }
+        if (maxInFlight > 0 && loop.inFlightEverywhere() > maxInFlight) {
+            // Counted under the vhost, but answered before any of its stages: shedding load must stay cheap.
+            exchange.refusedBy(vhost);
+            exchange.unroutedStages(snapshot.fallbackStages());
+            exchange.response().headers().set(RETRY_AFTER, "1");
+            exchange.replyLocal(LocalReason.OVERLOADED, "Portico has " + maxInFlight
+                    + " requests in flight, its limit; try again shortly");
             return;
         }
         exchange.route(vhost);

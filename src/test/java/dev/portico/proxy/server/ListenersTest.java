@@ -54,7 +54,8 @@ class ListenersTest {
         List<Listener> listeners = List.of(Listener.http1Cleartext("first", "127.0.0.1", 0),
                 Listener.http1Cleartext("second", "127.0.0.1", 0));
         DataPlaneVerticle instance = new DataPlaneVerticle(new DataPlaneVerticle.Services(settings, listeners,
-                new UpstreamClients.Settings(4, 4), snapshots, stats, new RequestObserver[0], state), 0);
+                new UpstreamClients.Settings(4, 4), snapshots, stats, new RequestObserver[0], state,
+                new ConnectionGate(0, stats.connectionRefusals())), 0);
         lifecycle.deploy(instance);
         try {
             List<Integer> ports = state.ports();

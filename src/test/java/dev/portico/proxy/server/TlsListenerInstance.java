@@ -57,7 +57,8 @@ public final class TlsListenerInstance implements AutoCloseable {
         DataPlaneState state = new DataPlaneState();
         DataPlaneVerticle instance = new DataPlaneVerticle(new DataPlaneVerticle.Services(settings,
                 List.of(listener), new UpstreamClients.Settings(4, 4),
-                snapshots, stats, new RequestObserver[0], state), 0);
+                snapshots, stats, new RequestObserver[0], state, new ConnectionGate(0, stats.connectionRefusals())),
+                0);
         DataPlaneLifecycle lifecycle = new DataPlaneLifecycle(vertx, state);
         lifecycle.deploy(instance);
         return new TlsListenerInstance(vertx, instance, state, lifecycle);

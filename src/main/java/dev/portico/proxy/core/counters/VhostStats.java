@@ -33,6 +33,15 @@ public final class VhostStats {
         return slots[loopIndex];
     }
 
+    /** Requests started less those completed, over every loop: one opaque load per loop and counter. */
+    public long inFlight() {
+        long inFlight = 0;
+        for (LoopSlot slot : slots) {
+            inFlight += slot.read(LoopSlot.STARTED) - slot.read(LoopSlot.REQUESTS);
+        }
+        return inFlight;
+    }
+
     /**
      * Sums the slots' counters as of now, from any thread: each counter is one opaque load, so the sum is as of
      * "now" counter by counter, as it always was (the loops never stopped writing while it was taken).

@@ -42,6 +42,18 @@ public enum LocalReason {
      */
     VHOST_REMOVED(503, "vhost_removed", "Service Unavailable"),
     LOOP_DETECTED(508, "loop_detected", "Loop Detected"),
+    /**
+     * More requests in flight on this instance than {@code portico.dataplane.max-in-flight}: refused with
+     * {@code Retry-After} before anything of the vhost runs (Envoy's overload manager).
+     */
+    OVERLOADED(503, "overloaded", "Service Unavailable"),
+    /** More requests in flight for the vhost than its {@code maxInFlight}, refused with {@code Retry-After}. */
+    VHOST_OVERLOADED(503, "vhost_overloaded", "Service Unavailable"),
+    /**
+     * Not a reply: {@code portico.dataplane.max-connections} was reached, so accepting paused, or a connection accepted
+     * over it was closed at once.
+     */
+    CONNECTION_LIMIT(503, "connection_limit", "Service Unavailable"),
     NO_HEALTHY_UPSTREAM(503, "no_healthy_upstream", "Service Unavailable"),
     UPSTREAM_CONNECT_FAILURE(502, "upstream_connect_failure", "Bad Gateway"),
     /**
