@@ -83,7 +83,7 @@ public final class HealthChecker {
         context = vertx.getOrCreateContext();
         context.runOnContext(v -> {
             if (spec.type() == HealthCheckSpec.Type.TCP) {
-                tcp = vertx.createNetClient(new NetClientOptions().setConnectTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMillis())));
+                tcp = vertx.createNetClient(new NetClientOptions().setConnectTimeout(connectTimeoutMillis()));
             } else {
                 http = vertx.createHttpClient(options());
             }
@@ -131,11 +131,15 @@ public final class HealthChecker {
         return spec.timeout().toMillis();
     }
 
+    private int connectTimeoutMillis() {
+        return (int) Math.min(Integer.MAX_VALUE, timeoutMillis());
+    }
+
     /** A client of its own: one connection per check, closed after it (as nginx, HAProxy and Envoy check). */
     private HttpClientOptions options() {
         HttpClientOptions options = new HttpClientOptions()
                 .setKeepAlive(false)
-                .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMillis()))
+                .setConnectTimeout(connectTimeoutMillis())
                 .setMaxPoolSize(1)
                 .setTryUseCompression(false)
                 .setName("portico-health-check");
@@ -303,11 +307,13 @@ public final class HealthChecker {
         return "check failed: " + (message == null ? failure.getClass().getSimpleName() : message);
     }
 
-    /** A duration in the API's words: 2s, 1500ms, 1m. */
+    /** A duration in the API's words: 2s, 1500ms, 1m, 1h. */
     static String words(long nanos) {
-        Duration d = Duration.ofNanos(nanos);
-        long ms = d.toMillis();
-        if (ms % 60_000 == 0 && ms > 0) {
+        long ms = Duration.ofNanos(nanos).toMillis();
+        if (ms > 0 && ms % 3_600_000 == 0) {
+            return ms / 3_600_000 + "h";
+        }
+        if (ms > 0 && ms % 60_000 == 0) {
             return ms / 60_000 + "m";
         }
         return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";

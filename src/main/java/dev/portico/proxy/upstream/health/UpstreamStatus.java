@@ -91,7 +91,8 @@ public final class UpstreamStatus implements UpstreamWatch {
         if (status == 0) {
             int inARow = consecutiveGatewayErrors.incrementAndGet();
             if (rules.enabled() && rules.consecutiveGatewayErrors() > 0 && inARow >= rules.consecutiveGatewayErrors()) {
-                eject(nowNanos, inARow + " consecutive gateway errors (last: " + failure + ")");
+                eject(nowNanos, inARow + " consecutive gateway error" + (inARow == 1 ? "" : "s") + " (last: "
+                        + failure + ")");
             }
             return;
         }
@@ -101,7 +102,8 @@ public final class UpstreamStatus implements UpstreamWatch {
         if (status >= 500) {
             int inARow = consecutive5xx.incrementAndGet();
             if (rules.enabled() && rules.consecutive5xx() > 0 && inARow >= rules.consecutive5xx()) {
-                eject(nowNanos, inARow + " consecutive 5xx responses (last: " + status + ")");
+                eject(nowNanos, inARow + " consecutive 5xx response" + (inARow == 1 ? "" : "s") + " (last: " + status
+                        + ")");
             }
         } else if (consecutive5xx.get() != 0) {
             consecutive5xx.set(0);
@@ -181,8 +183,10 @@ public final class UpstreamStatus implements UpstreamWatch {
         if (ejected && nowNanos - ejectedUntilNanos < 0) {
             return UpstreamState.EJECTED;
         }
+        // A lone upstream is used even while its origin's passive health has it down (nothing to fail over to).
         UpstreamHealth origin = originHealth;
-        return origin != null && origin.isDown(nowNanos) ? UpstreamState.EJECTED : UpstreamState.HEALTHY;
+        return origin != null && !vhost.alone() && origin.isDown(nowNanos) ? UpstreamState.EJECTED
+                : UpstreamState.HEALTHY;
     }
 
     /** Why it is in {@code state} now, in words. */

@@ -100,13 +100,22 @@ public final class VhostUpstreams {
             status.drain();
             draining.add(status);
         }
-        // The cap: a share of the upstreams, rounded down, so a vhost's only upstream is never ejected.
+        // The cap: a share of the upstreams, rounded down, so a vhost's only upstream is never ejected; one left
+        // alone by this edit while ejected returns at once.
         maxEjected = p.statuses().length <= 1 ? 0 : p.statuses().length * p.rules().maxEjectedPercent() / 100;
+        if (p.statuses().length == 1) {
+            p.statuses()[0].forgetEjection();
+        }
         current = List.of(p.statuses());
     }
 
     OutlierDetectionSpec outlierDetection() {
         return outlierDetection;
+    }
+
+    /** Whether the vhost has one upstream: passive health never takes it out. */
+    boolean alone() {
+        return current.size() == 1;
     }
 
     /** Takes one of the vhost's ejection slots; false when {@code maxEjectedPercent} are ejected already. */

@@ -1,6 +1,7 @@
 package dev.portico.proxy.upstream.health;
 
 import dev.portico.testing.Api;
+import dev.portico.testing.BrokenOrigins;
 import dev.portico.testing.DataPlaneTestSupport;
 import dev.portico.testing.Eventually;
 import dev.portico.testing.PostgresResource;
@@ -60,8 +61,7 @@ class OutlierDetectionTest extends DataPlaneTestSupport {
         AtomicBoolean failing = new AtomicBoolean(true);
         ScriptedOrigin bad = origin("bad", failing);
         ScriptedOrigin good = origin("good", new AtomicBoolean());
-        String id = Api.create(Api.vhost("outliers", "outliers.test", bad.url(), good.url())
-                .put("outlierDetection", outliers()));
+        String id = vhost("outliers", outliers(), bad.url(), good.url());
         ProxyClient client = client();
         while (bad.count("/app") < 3) {
             client.get("outliers.test", "/app");
@@ -90,8 +90,8 @@ class OutlierDetectionTest extends DataPlaneTestSupport {
         AtomicBoolean failing = new AtomicBoolean(true);
         ScriptedOrigin bad = origin("bad", failing);
         ScriptedOrigin good = origin("good", new AtomicBoolean());
-        String id = Api.create(Api.vhost("repeats", "repeats.test", bad.url(), good.url())
-                .put("outlierDetection", outliers("baseEjectionTime", "1s", "maxEjectionTime", "2s")));
+        String id = vhost("repeats", outliers("baseEjectionTime", "1s", "maxEjectionTime", "2s"), bad.url(),
+                good.url());
         ProxyClient client = client();
         sendUntil(client, "repeats.test", bad, 3);
         assertTrue(UpstreamStates.await(id, 0, "ejected").getString("reason").endsWith("ejected for 1s"));
@@ -115,8 +115,7 @@ class OutlierDetectionTest extends DataPlaneTestSupport {
         AtomicBoolean failing = new AtomicBoolean(true);
         ScriptedOrigin a = origin("a", failing);
         ScriptedOrigin b = origin("b", failing);
-        String id = Api.create(Api.vhost("capped", "capped.test", a.url(), b.url())
-                .put("outlierDetection", outliers("maxEjectedPercent", 50)));
+        String id = vhost("capped", outliers("maxEjectedPercent", 50), a.url(), b.url());
         ProxyClient client = client();
         for (int i = 0; i < 12; i++) {
             assertEquals(503, client.get("capped.test", "/app").status());
@@ -129,8 +128,7 @@ class OutlierDetectionTest extends DataPlaneTestSupport {
         assertTrue(a.count("/app") >= 3 && b.count("/app") >= 3);
         assertEquals(12, a.count("/app") + b.count("/app"));
 
-        String alone = Api.create(Api.vhost("alone", "alone.test", origin("c", failing).url())
-                .put("outlierDetection", outliers()));
+        String alone = vhost("alone", outliers(), origin("c", failing).url());
         for (int i = 0; i < 6; i++) {
             assertEquals(503, client.get("alone.test", "/app").status());
         }
@@ -145,8 +143,7 @@ class OutlierDetectionTest extends DataPlaneTestSupport {
         AtomicBoolean failing = new AtomicBoolean(true);
         ScriptedOrigin a = origin("a", failing);
         ScriptedOrigin b = origin("b", new AtomicBoolean());
-        String id = Api.create(Api.vhost("no-outliers", "no-outliers.test", a.url(), b.url())
-                .put("outlierDetection", new JsonObject().put("enabled", false)));
+        String id = vhost("no-outliers", new JsonObject().put("enabled", false), a.url(), b.url());
         ProxyClient client = client();
         for (int i = 0; i < 20; i++) {
             client.get("no-outliers.test", "/app");
@@ -159,6 +156,46 @@ class OutlierDetectionTest extends DataPlaneTestSupport {
     private static long ejectedCount(JsonArray upstreams) {
         return upstreams.stream().map(JsonObject.class::cast).filter(u -> u.getString("state").equals("ejected"))
                 .count();
+    }
+
+    @Test
+    void connectFailuresInARowEject() throws Exception {
+        String refusing = "http://127.0.0.1:" + BrokenOrigins.refusingPort();
+        ScriptedOrigin good = origin("good", new AtomicBoolean());
+        String id = vhost("refused", outliers("consecutiveGatewayErrors", 1, "baseEjectionTime", "1h",
+                "maxEjectionTime", "1h"), refusing, good.url());
+        ProxyClient client = client();
+        for (int i = 0; i < 4; i++) {
+            // A connect failure is retried on the other upstream: the client never sees it.
+            assertEquals("good", client.get("refused.test", "/app").text());
+        }
+        JsonObject ejected = UpstreamStates.await(id, 0, "ejected");
+        assertEquals("1 consecutive gateway error (last: upstream_connect_failure), ejected for 1h",
+                ejected.getString("reason"));
+    }
+
+    @Test
+    void anEjectedUpstreamLeftAloneByAnEditIsUsedAtOnce() {
+        AtomicBoolean failing = new AtomicBoolean(true);
+        ScriptedOrigin bad = origin("bad", failing);
+        ScriptedOrigin good = origin("good", new AtomicBoolean());
+        String id = vhost("left-alone", outliers("baseEjectionTime", "1h", "maxEjectionTime", "1h"), bad.url(),
+                good.url());
+        ProxyClient client = client();
+        sendUntil(client, "left-alone.test", bad, 3);
+        UpstreamStates.await(id, 0, "ejected");
+
+        failing.set(false);
+        Api.given().body(Api.vhost("left-alone", "left-alone.test", bad.url()).encode())
+                .put("/api/v1/vhosts/" + id).then().statusCode(200);
+        // A vhost's only upstream is never ejected: there is nothing to fail over to.
+        assertEquals("bad", client.get("left-alone.test", "/app").text());
+        UpstreamStates.await(id, 0, "healthy");
+    }
+
+    /** Creates vhost {@code name} (host {@code name.test}) over {@code urls} with these outlier detection settings. */
+    private static String vhost(String name, JsonObject outlierDetection, String... urls) {
+        return Api.create(Api.vhost(name, name + ".test", urls).put("outlierDetection", outlierDetection));
     }
 
     /** Sends requests until {@code origin} has seen {@code count} of them. */
