@@ -16,6 +16,8 @@ import java.util.UUID;
  * @param websocketIdleTimeout how long a tunnel may carry no byte either way before both sides are closed
  * @param maxInFlight the most requests of the vhost in flight at once on this instance, or null for no limit
  * @param retry when a failed upstream attempt is tried again, and the budget of retries
+ * @param healthCheck the active health check of the upstreams, or null for none
+ * @param outlierDetection passive ejection of upstreams that answer 5xx or fail in a row
  */
 public record VhostSpec(
         UUID id,
@@ -39,7 +41,9 @@ public record VhostSpec(
         boolean websocket,
         Duration websocketIdleTimeout,
         Integer maxInFlight,
-        RetrySpec retry) {
+        RetrySpec retry,
+        HealthCheckSpec healthCheck,
+        OutlierDetectionSpec outlierDetection) {
 
     /** How long a WebSocket (or other upgraded) tunnel may stay silent both ways when the vhost does not say. */
     public static final Duration DEFAULT_WEBSOCKET_IDLE_TIMEOUT = Duration.ofHours(1);
@@ -53,5 +57,6 @@ public record VhostSpec(
         tls = tls == null ? TlsSpec.NONE : tls;
         websocketIdleTimeout = websocketIdleTimeout == null ? DEFAULT_WEBSOCKET_IDLE_TIMEOUT : websocketIdleTimeout;
         retry = retry == null ? RetrySpec.DEFAULT : retry;
+        outlierDetection = outlierDetection == null ? OutlierDetectionSpec.DEFAULT : outlierDetection;
     }
 }

@@ -45,6 +45,15 @@ final class DurationText {
         return duration;
     }
 
+    /** A duration from {@code min} to {@code max}. @throws IllegalArgumentException with a reason for an API error */
+    static Duration parse(String text, Duration min, Duration max) {
+        Duration duration = parse(text, max, false);
+        if (duration.compareTo(min) < 0) {
+            throw new IllegalArgumentException("must be at least " + format(min));
+        }
+        return duration;
+    }
+
     /** "must be a whole number followed by ms, s, m or h, e.g. 5s": the units no larger than {@code max}. */
     private static String unitsReason(Duration max) {
         List<String> units = new ArrayList<>();

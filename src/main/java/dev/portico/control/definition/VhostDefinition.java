@@ -83,7 +83,12 @@ public record VhostDefinition(
         @Schema(description = "When a failed upstream attempt is tried again (on another upstream when there is one), "
                 + "and the budget that caps how much load retries add. Null or left out: connect failures are "
                 + "retried, up to 3 tries, within a 20% budget")
-        RetryDefinition retry) {
+        RetryDefinition retry,
+        @Schema(description = "Active health check of the upstreams; null (left out) for none, and then a new "
+                + "upstream takes traffic at once")
+        HealthCheckDefinition healthCheck,
+        @Schema(description = "Passive ejection of upstreams that answer 5xx or fail in a row; on by default")
+        OutlierDetectionDefinition outlierDetection) {
 
     /** Retries of one vhost: which failures, how many tries, the backoff, the body kept and the budget. */
     @Schema(name = "Retry")

@@ -66,7 +66,9 @@ public final class VhostMapper {
                         : DurationText.parse(d.websocketIdleTimeout(), VhostValidator.MAX_WEBSOCKET_IDLE_TIMEOUT,
                                 false),
                 d.maxInFlight(),
-                RetrySettingsCheck.toSpec(d.retry()));
+                RetrySettingsCheck.toSpec(d.retry()),
+                HealthCheckSettingsCheck.toSpec(d.healthCheck()),
+                OutlierDetectionSettingsCheck.toSpec(d.outlierDetection()));
     }
 
     private static AccessLogSpec accessLog(AccessLogDefinition d) {

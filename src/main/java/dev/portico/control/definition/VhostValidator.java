@@ -95,7 +95,9 @@ public final class VhostValidator {
                 v.duration("websocketIdleTimeout", in.websocketIdleTimeout(), DEFAULT_WEBSOCKET_IDLE_TIMEOUT,
                         MAX_WEBSOCKET_IDLE_TIMEOUT),
                 v.maxInFlight(in.maxInFlight()),
-                retry);
+                retry,
+                HealthCheckSettingsCheck.normalise(in.healthCheck(), v.errors),
+                OutlierDetectionSettingsCheck.normalise(in.outlierDetection(), v.errors));
         List<FieldError> all = new ArrayList<>(bindErrors);
         for (FieldError error : v.errors) {
             if (bindErrors.stream().noneMatch(bad -> within(error.field(), bad.field()))) {

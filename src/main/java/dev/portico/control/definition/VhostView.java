@@ -48,6 +48,9 @@ public record VhostView(
         @Schema(description = "The most requests of this vhost in flight at once; null for no limit")
         Integer maxInFlight,
         VhostDefinition.RetryDefinition retry,
+        @Schema(description = "The active health check with every default filled in, or null when there is none")
+        HealthCheckDefinition healthCheck,
+        OutlierDetectionDefinition outlierDetection,
         Instant createdAt,
         Instant updatedAt,
         @Schema(description = "What is accepted but will not work as it stands, such as a static.root that does not "
@@ -67,6 +70,8 @@ public record VhostView(
                         : d.websocketIdleTimeout(),
                 d.maxInFlight(),
                 RetrySettingsCheck.normalised(d.retry()),
+                d.healthCheck(),
+                OutlierDetectionSettingsCheck.normalised(d.outlierDetection()),
                 createdAt,
                 updatedAt,
                 StaticRootProbe.warnings(d));

@@ -18,10 +18,13 @@ import dev.portico.proxy.upstream.balance.UpstreamRuntime;
 import dev.portico.proxy.upstream.balance.UpstreamSelector;
 import dev.portico.proxy.upstream.balance.UpstreamTarget;
 import dev.portico.proxy.upstream.balance.UpstreamTls;
+import dev.portico.proxy.upstream.health.HealthChecker;
+import dev.portico.proxy.upstream.health.UpstreamStatus;
+import dev.portico.proxy.upstream.health.VhostUpstreams;
 import dev.portico.proxy.upstream.retry.RetryBudget;
 import dev.portico.proxy.upstream.retry.RetryPolicy;
-import dev.portico.vhost.RetrySpec;
 import dev.portico.vhost.CompileException;
+import dev.portico.vhost.RetrySpec;
 import dev.portico.vhost.UpstreamSpec;
 import dev.portico.vhost.VhostSpec;
 import jakarta.inject.Singleton;
@@ -69,9 +72,12 @@ public class SnapshotCompiler {
     private final AtomicBoolean compiling = new AtomicBoolean();
     /** What DNS answered for upstream host names; each compile expands the names it has. */
     private volatile UpstreamAddresses addresses = UpstreamAddresses.NONE;
+    /** Active checks and the vhosts' upstream states, kept in step with the published snapshots. */
+    private final UpstreamHealthService healthService;
 
     public SnapshotCompiler(DataPlaneSettings dataplane, UpstreamSettings upstream, StatsRegistry stats,
-                            CacheRegistry caches) {
+                            CacheRegistry caches, UpstreamHealthService healthService) {
+        this.healthService = healthService;
         this.stats = stats;
         this.caches = caches;
         this.trustedProxies = TrustedProxies.parse(dataplane.trustedProxies().orElse(List.of()));
@@ -116,12 +122,19 @@ public class SnapshotCompiler {
             }
         }
         healthKeysInUse = new HashSet<>();
+        healthService.checkers().begin();
         RoutingSnapshot snapshot = build(version, specs, caches.bind(shares), material);
         Map<UUID, VhostRuntime> next = new HashMap<>();
+        Map<UUID, VhostUpstreams> upstreamStates = new HashMap<>();
         for (CompiledVhost vhost : snapshot.vhosts()) {
             vhost.runtime().sealed();
             next.put(vhost.spec().id(), vhost.runtime());
+            VhostUpstreams states = vhost.runtime().state(VhostUpstreams.KEY);
+            if (states != null) {
+                upstreamStates.put(vhost.spec().id(), states);
+            }
         }
+        healthService.published(upstreamStates);
         // Only now: a compile that failed above leaves the published snapshot's states to the next one.
         runtimes = next;
         Set<String> names = new HashSet<>();
@@ -213,6 +226,8 @@ public class SnapshotCompiler {
                                 VhostRuntime runtime, Map<String, TlsTable.Entry> certificates) {
         List<UpstreamTarget> targets = new ArrayList<>(spec.upstreams().size());
         UpstreamAddresses resolved = addresses;
+        VhostUpstreams states = runtime.claim(VhostUpstreams.KEY, VhostUpstreams.COMPATIBILITY, VhostUpstreams::new);
+        List<VhostUpstreams.Binding> bindings = new ArrayList<>(spec.upstreams().size());
         for (UpstreamSpec upstream : spec.upstreams()) {
             UpstreamTls.ClientCertificate clientCertificate = clientCertificate(upstream, certificates);
             // A host name DNS answered for is one upstream per address; anything else is connected to as written.
@@ -238,13 +253,21 @@ public class SnapshotCompiler {
                 }
                 poolKeys.add(target.poolKey());
                 targets.add(target);
+                // Each address of a host name is an upstream of its own in the states the API shows.
+                String name = address == null ? upstream.url() : upstream.url() + " (" + address.getHostAddress() + ")";
+                // A dry run starts no check: its upstreams count as healthy.
+                HealthChecker checker = bind && spec.healthCheck() != null
+                        ? healthService.checkers().use(target, healthKey, spec.healthCheck(), states.seedOf(name))
+                        : null;
+                bindings.add(new VhostUpstreams.Binding(name, checker, upstreamHealth));
             }
         }
         UpstreamSelector<?> selector = UpstreamGroup.roundRobin(targets);
         // The loops' cursors carry over while the upstreams and their weights stay the same.
-        UpstreamRuntime states = runtime.claim(UpstreamRuntime.KEY, selector.compatibility(),
+        UpstreamRuntime cursors = runtime.claim(UpstreamRuntime.KEY, selector.compatibility(),
                 () -> new UpstreamRuntime(eventLoops));
-        return new UpstreamGroup(targets, selector, states);
+        UpstreamStatus[] watches = states.bind(spec.name(), bindings, spec.outlierDetection());
+        return new UpstreamGroup(targets, selector, cursors, watches);
     }
 
     /**

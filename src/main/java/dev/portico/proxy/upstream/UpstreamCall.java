@@ -122,6 +122,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         if (result.failed()) {
             releasePool();
             if (clientGone) {
+                stage.group().abandoned(target);
                 return;
             }
             ProxyError error = ProxyError.connecting(result.cause());
@@ -134,6 +135,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         HttpClientRequest request = result.result();
         upstreamRequest = request;
         if (clientGone) {
+            stage.group().abandoned(target);
             request.exceptionHandler(IGNORED);
             request.reset();
             releasePool();
@@ -214,6 +216,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         if (result.failed()) {
             releasePool();
             if (clientGone) {
+                stage.group().abandoned(target);
                 return;
             }
             ProxyError error = ProxyError.awaitingResponse(result.cause());
@@ -224,7 +227,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
             return;
         }
         exchange.upstream().headersReceived();
-        stage.group().report(exchange.loop(), target, AttemptOutcome.RESPONDED, 0);
+        stage.group().report(exchange.loop(), target, AttemptOutcome.RESPONDED, result.result().statusCode(), null, 0);
         if (clientGone) {
             upstreamRequest.reset();
             releasePool();
@@ -267,7 +270,9 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
      */
     private void reportFailure(ProxyError error, AttemptOutcome outcome) {
         if (error.source() == ProxyError.Source.UPSTREAM) {
-            stage.group().report(exchange.loop(), target, outcome, System.nanoTime());
+            stage.group().report(exchange.loop(), target, outcome, 0, error.reason().code(), System.nanoTime());
+        } else {
+            stage.group().abandoned(target);
         }
     }
 

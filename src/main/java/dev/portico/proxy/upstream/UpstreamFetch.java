@@ -66,7 +66,7 @@ final class UpstreamFetch {
                     fetch.failed(sent.cause());
                     return;
                 }
-                stage.group().report(loop, target, AttemptOutcome.RESPONDED, 0);
+                stage.group().report(loop, target, AttemptOutcome.RESPONDED, sent.result().statusCode(), null, 0);
                 fetch.collect(sent.result());
             });
         });

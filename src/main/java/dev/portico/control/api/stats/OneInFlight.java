@@ -23,8 +23,16 @@ final class OneInFlight {
 
     /** @return whether the send was started (false: dropped) */
     boolean offer(Supplier<? extends CompletionStage<?>> send) {
-        if (sending || failed) {
+        if (!tryOffer(send)) {
             drops.add(Drops.Kind.SSE_EVENTS, 1);
+            return false;
+        }
+        return true;
+    }
+
+    /** Starts the send unless one is in progress; nothing is dropped (the caller keeps what it wanted to send). */
+    boolean tryOffer(Supplier<? extends CompletionStage<?>> send) {
+        if (sending || failed) {
             return false;
         }
         sending = true;

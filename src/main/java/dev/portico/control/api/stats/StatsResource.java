@@ -38,9 +38,11 @@ public class StatsResource {
     @GET
     @Path("stream")
     @Produces(MediaType.SERVER_SENT_EVENTS)
-    @Operation(summary = "One 'stats' event per second (id = interval sequence), heartbeat comments every 10 s",
-            description = "A client that reads too slowly misses events instead of delaying anything; the drops "
-                    + "are counted in dropped.sse_events.")
+    @Operation(summary = "One 'stats' event per second (id = interval sequence), heartbeat comments every 10 s, "
+            + "and an 'upstream' event whenever an upstream changes state",
+            description = "A client that reads too slowly misses stats events instead of delaying anything; the drops "
+                    + "are counted in dropped.sse_events. An 'upstream' event (data: vhost, upstream, from, to, "
+                    + "reason, at) waits for the stats event being written, up to 100 per client.")
     public void stream(@Parameter(description = "Only this vhost (by name) in vhosts[]") @QueryParam("vhost")
                        String vhost, @Context SseEventSink sink, @Context Sse sse) {
         stream.subscribe(sink, sse, vhost, aggregator.latest());

@@ -1,5 +1,7 @@
 package dev.portico.control.api.stats;
 
+import dev.portico.proxy.core.outcome.UpstreamReport;
+import dev.portico.proxy.route.UpstreamHealthService;
 import dev.portico.telemetry.Drops;
 import dev.portico.telemetry.stats.LiveStats;
 import dev.portico.telemetry.stats.StatsAggregator;
@@ -10,6 +12,10 @@ import jakarta.ws.rs.sse.Sse;
 import jakarta.ws.rs.sse.SseEventSink;
 
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -22,14 +28,33 @@ public class StatsStream {
 
     /** A comment line this often keeps idle proxies between client and Portico from closing the stream. */
     static final int HEARTBEAT_EVERY_INTERVALS = 10;
+    /** Upstream events waiting for a slow subscriber; more are dropped and counted. */
+    static final int MAX_QUEUED_TRANSITIONS = 100;
 
     private final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
     private final Drops drops;
     private long intervals;
 
-    public StatsStream(StatsAggregator aggregator, Drops drops) {
+    public StatsStream(StatsAggregator aggregator, Drops drops, UpstreamHealthService upstreamHealth) {
         this.drops = drops;
         aggregator.onInterval(this::publish);
+        upstreamHealth.onTransition(this::publishTransition);
+    }
+
+    /**
+     * An upstream changed state: an {@code upstream} event to every subscriber (of that vhost, when filtered). Never
+     * dropped while a stats event is being written: it waits, in a short queue, to go right after it.
+     */
+    private void publishTransition(UpstreamReport.Transition transition) {
+        for (Subscriber subscriber : subscribers) {
+            if (subscriber.vhost == null || subscriber.vhost.isBlank() || subscriber.vhost.equals(transition.vhost())) {
+                subscriber.offerTransition(subscriber.sse.newEventBuilder()
+                        .name("upstream")
+                        .mediaType(MediaType.APPLICATION_JSON_TYPE)
+                        .data(UpstreamEvent.class, UpstreamEvent.of(transition))
+                        .build());
+            }
+        }
     }
 
     /** Registers a stream and sends it the latest interval right away. */
@@ -80,6 +105,7 @@ public class StatsStream {
         private final Sse sse;
         private final String vhost;
         private final OneInFlight sender = new OneInFlight(this::failed, drops);
+        private final Queue<OutboundSseEvent> transitions = new ConcurrentLinkedQueue<>();
 
         Subscriber(SseEventSink sink, Sse sse, String vhost) {
             this.sink = sink;
@@ -93,8 +119,24 @@ public class StatsStream {
 
         /** Sends the event and, when given, a comment right after it, as one write in flight. */
         void offer(OutboundSseEvent event, OutboundSseEvent comment) {
-            sender.offer(() -> comment == null ? sink.send(event)
-                    : sink.send(event).thenCompose(sent -> sink.send(comment)));
+            sender.offer(() -> (comment == null ? sink.send(event)
+                    : sink.send(event).thenCompose(sent -> sink.send(comment))).thenCompose(sent -> sendTransitions()));
+        }
+
+        /** Queues the event, and sends it now unless a write is in progress (it then goes after that one). */
+        void offerTransition(OutboundSseEvent event) {
+            if (transitions.size() >= MAX_QUEUED_TRANSITIONS) {
+                drops.add(Drops.Kind.SSE_EVENTS, 1);
+                return;
+            }
+            transitions.add(event);
+            sender.tryOffer(this::sendTransitions);
+        }
+
+        private CompletionStage<?> sendTransitions() {
+            OutboundSseEvent next = transitions.poll();
+            return next == null ? CompletableFuture.completedFuture(null)
+                    : sink.send(next).thenCompose(sent -> sendTransitions());
         }
 
         private void failed() {

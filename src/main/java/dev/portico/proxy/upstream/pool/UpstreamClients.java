@@ -164,7 +164,7 @@ public final class UpstreamClients {
      * The pool's TLS client: trust, host-name check, SNI and client certificate. Safe to set per pool because the
      * pool key carries every TLS setting ({@link UpstreamTls#poolKeySuffix()}).
      */
-    private static void configureTls(HttpClientOptions options, UpstreamTls tls) {
+    public static void configureTls(HttpClientOptions options, UpstreamTls tls) {
         UpstreamTlsSpec settings = tls.settings();
         if (tls.trustsAnyCertificate()) {
             options.setTrustAll(true).setVerifyHost(false);

@@ -6,14 +6,13 @@ import dev.portico.testing.Eventually;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient;
+import dev.portico.testing.SseEvents;
+import dev.portico.testing.SseEvents.Event;
 import dev.portico.testing.TestVertx;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientRequest;
-import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonObject;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
@@ -24,12 +23,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code /api/v1/stats/stream} with a real streaming client. */
 @QuarkusTest
@@ -53,46 +50,11 @@ class StatsStreamTest {
         Api.deleteAll();
     }
 
-    /** One parsed server-sent event. */
-    record Event(String id, String name, String data) {
-    }
-
     /** Opens a stream and parses its events into a queue; comment lines are queued as events named ":". */
     private BlockingQueue<Event> open(String query) {
         HttpClient client = TestVertx.get().createHttpClient();
         clients.add(client);
-        BlockingQueue<Event> events = new LinkedBlockingQueue<>();
-        RequestOptions options = new RequestOptions().setHost(api.getHost()).setPort(api.getPort())
-                .setURI("/api/v1/stats/stream" + query).putHeader("Authorization", "Bearer " + Api.TOKEN)
-                .putHeader("Accept", "text/event-stream");
-        HttpClientResponse response = TestVertx.await(client.request(options).compose(HttpClientRequest::send));
-        assertEquals(200, response.statusCode());
-        assertTrue(response.getHeader("Content-Type").startsWith("text/event-stream"));
-        StringBuilder pending = new StringBuilder();
-        String[] current = new String[3];
-        response.handler(chunk -> {
-            pending.append(chunk.toString());
-            int newline;
-            while ((newline = pending.indexOf("\n")) >= 0) {
-                String line = pending.substring(0, newline);
-                pending.delete(0, newline + 1);
-                if (line.isEmpty()) {
-                    if (current[2] != null) {
-                        events.add(new Event(current[0], current[1], current[2]));
-                    }
-                    current[0] = current[1] = current[2] = null;
-                } else if (line.startsWith(":")) {
-                    events.add(new Event(null, ":", line));
-                } else if (line.startsWith("id:")) {
-                    current[0] = line.substring(3).trim();
-                } else if (line.startsWith("event:")) {
-                    current[1] = line.substring(6).trim();
-                } else if (line.startsWith("data:")) {
-                    current[2] = (current[2] == null ? "" : current[2]) + line.substring(5).trim();
-                }
-            }
-        });
-        return events;
+        return SseEvents.open(client, api, "/api/v1/stats/stream" + query);
     }
 
     private static Event nextStats(BlockingQueue<Event> events) throws InterruptedException {

@@ -1,0 +1,48 @@
+package dev.portico.control.api.upstream;
+
+import dev.portico.proxy.core.outcome.UpstreamReport;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+import java.time.Instant;
+import java.util.List;
+
+/** What {@code GET /api/v1/vhosts/{id}/upstreams} returns: each upstream's health, as this instance sees it. */
+@Schema(name = "VhostUpstreams")
+public record UpstreamsView(
+        @Schema(description = "The vhost's name") String vhost,
+        @Schema(description = "Its upstreams in configuration order, then those removed while requests to them "
+                + "finish (draining)")
+        List<Upstream> upstreams) {
+
+    /** One upstream's state and counters. */
+    @Schema(name = "UpstreamHealth")
+    public record Upstream(
+            @Schema(description = "The upstream's URL as configured", example = "http://10.0.0.5:8080")
+            String url,
+            @Schema(description = "unknown: checks are on and none has passed yet (no traffic); healthy; unhealthy: "
+                    + "active checks failed; ejected: passive health took it out for a while; draining: removed "
+                    + "from the configuration while its requests finish",
+                    enumeration = {"unknown", "healthy", "unhealthy", "ejected", "draining"})
+            String state,
+            @Schema(description = "When it entered this state (or when this instance first had it)")
+            Instant since,
+            @Schema(description = "Why, in words", example = "3 consecutive 503 from /healthz")
+            String reason,
+            @Schema(description = "How long the last active check took; null when checks are off or none ran yet")
+            Long lastCheckLatencyMillis,
+            @Schema(description = "Requests sent to it that await their response head now")
+            long inFlight,
+            @Schema(description = "Requests sent to it (retries count once each)")
+            long requests,
+            @Schema(description = "Of those, the ones that failed (connect, timeout, reset) or answered 5xx")
+            long failures,
+            @Schema(description = "How often outlier detection ejected it")
+            long ejections) {
+
+        static Upstream of(UpstreamReport report) {
+            return new Upstream(report.upstream(), report.state().code(), report.since(), report.reason(),
+                    report.lastCheckLatencyMillis(), report.inFlight(), report.requests(), report.failures(),
+                    report.ejections());
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package dev.portico.proxy.route;
+
+import dev.portico.proxy.core.outcome.UpstreamReport;
+import dev.portico.proxy.upstream.health.HealthCheckers;
+import dev.portico.proxy.upstream.health.HealthSweeper;
+import dev.portico.proxy.upstream.health.VhostUpstreams;
+import io.vertx.core.Vertx;
+import jakarta.inject.Singleton;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/**
+ * Upstream health as the rest of Portico sees it: the states, causes and counters of every vhost's upstreams (the
+ * upstreams endpoint, the metrics, the status), and their transitions as they happen (the {@code upstream} events).
+ * Behind it, the compiler keeps the active checkers and the vhosts' upstream states in step with each published
+ * snapshot.
+ */
+@Singleton
+public class UpstreamHealthService {
+
+    private final HealthCheckers checkers;
+    private final HealthSweeper sweeper;
+    private volatile Map<UUID, VhostUpstreams> byVhost = Map.of();
+
+    public UpstreamHealthService(Vertx vertx) {
+        this.checkers = new HealthCheckers(vertx);
+        this.sweeper = new HealthSweeper(vertx);
+    }
+
+    HealthCheckers checkers() {
+        return checkers;
+    }
+
+    /** A compile for publishing succeeded with these vhosts: their checks and states take effect. */
+    void published(Map<UUID, VhostUpstreams> vhosts) {
+        checkers.commit();
+        sweeper.track(new ArrayList<>(vhosts.values()));
+        byVhost = Map.copyOf(vhosts);
+    }
+
+    /** The upstreams of a served vhost (draining ones last), or null when no served vhost has this id. */
+    public List<UpstreamReport> reports(UUID vhostId) {
+        VhostUpstreams vhost = byVhost.get(vhostId);
+        return vhost == null ? null : vhost.reports();
+    }
+
+    /** Every served vhost's upstreams. */
+    public List<UpstreamReport> reports() {
+        List<UpstreamReport> out = new ArrayList<>();
+        for (VhostUpstreams vhost : sweeper.vhosts()) {
+            out.addAll(vhost.reports());
+        }
+        return out;
+    }
+
+    /** The names of the served vhosts none of whose upstreams takes traffic now. */
+    public List<String> vhostsWithoutHealthyUpstream() {
+        List<String> out = new ArrayList<>();
+        for (VhostUpstreams vhost : sweeper.vhosts()) {
+            if (!vhost.anyHealthy()) {
+                out.add(vhost.name());
+            }
+        }
+        out.sort(String.CASE_INSENSITIVE_ORDER);
+        return out;
+    }
+
+    /** Called on an event loop for every transition, once; must not block. */
+    public void onTransition(Consumer<UpstreamReport.Transition> listener) {
+        sweeper.onTransition(listener);
+    }
+
+    /** How many active checkers run: one per upstream and check settings. */
+    public int runningCheckers() {
+        return checkers.running();
+    }
+}

@@ -1,0 +1,247 @@
+package dev.portico.proxy.upstream.health;
+
+import dev.portico.proxy.core.outcome.UpstreamState;
+import dev.portico.proxy.upstream.balance.UpstreamHealth;
+import dev.portico.proxy.upstream.balance.UpstreamWatch;
+import dev.portico.vhost.OutlierDetectionSpec;
+
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One upstream of one vhost, across snapshots while the vhost lists it: its outlier detection (consecutive 5xx and
+ * gateway errors, ejections that grow when they repeat), its counters, and the state operators see. Written by every
+ * event loop (atomics and adders, no lock); the shown state is the sweeper's alone ({@link HealthSweeper}).
+ */
+public final class UpstreamStatus implements UpstreamWatch {
+
+    private final String upstream;
+    private final VhostUpstreams vhost;
+    private volatile HealthChecker checker;
+    private volatile UpstreamHealth originHealth;
+    private volatile boolean draining;
+
+    private final AtomicInteger consecutive5xx = new AtomicInteger();
+    private final AtomicInteger consecutiveGatewayErrors = new AtomicInteger();
+    private final AtomicBoolean ejecting = new AtomicBoolean();
+    private volatile boolean ejected;
+    private volatile long ejectedUntilNanos;
+    private volatile String ejectionReason;
+    /** Ejections in a row, decaying while the upstream stays in; touched only by the holder of {@link #ejecting}. */
+    private int ejectionsInARow;
+    private long returnedAtNanos;
+
+    private final LongAdder requests = new LongAdder();
+    private final LongAdder failures = new LongAdder();
+    private final LongAdder inFlight = new LongAdder();
+    private final LongAdder ejections = new LongAdder();
+
+    private volatile UpstreamState shown;
+    private volatile Instant since = Instant.now();
+    private volatile String reason;
+
+    UpstreamStatus(VhostUpstreams vhost, String upstream, HealthChecker checker, UpstreamHealth originHealth) {
+        this.vhost = vhost;
+        this.upstream = upstream;
+        this.checker = checker;
+        this.originHealth = originHealth;
+        this.shown = checker == null ? UpstreamState.HEALTHY : checker.state();
+        this.reason = checker == null ? "added (no active health check)" : checker.reason();
+    }
+
+    /** The configuration now in force: the checker (null when checks are off) and the origin's passive health. */
+    void bind(HealthChecker checker, UpstreamHealth originHealth) {
+        this.checker = checker;
+        this.originHealth = originHealth;
+        this.draining = false;
+    }
+
+    /**
+     * Whether new requests may come: the active check (when on) passes and no ejection holds. The origin's own
+     * passive health (nginx's max_fails) is the group's to read. One or two volatile loads.
+     */
+    @Override
+    public boolean available(long nowNanos) {
+        HealthChecker check = checker;
+        if (check != null && !check.passing()) {
+            return false;
+        }
+        return !ejected || nowNanos - ejectedUntilNanos >= 0;
+    }
+
+    @Override
+    public void attempted() {
+        requests.increment();
+        inFlight.increment();
+    }
+
+    /** Counts the attempt's end, and ejects after too many 5xx or gateway errors in a row. */
+    @Override
+    public void reported(int status, String failure, long nowNanos) {
+        inFlight.decrement();
+        if (status < 0) {
+            return;
+        }
+        OutlierDetectionSpec rules = vhost.outlierDetection();
+        if (status >= 500 || status == 0) {
+            failures.increment();
+        }
+        if (status == 0) {
+            int inARow = consecutiveGatewayErrors.incrementAndGet();
+            if (rules.enabled() && rules.consecutiveGatewayErrors() > 0 && inARow >= rules.consecutiveGatewayErrors()) {
+                eject(nowNanos, inARow + " consecutive gateway error" + (inARow == 1 ? "" : "s") + " (last: "
+                        + failure + ")");
+            }
+            return;
+        }
+        if (consecutiveGatewayErrors.get() != 0) {
+            consecutiveGatewayErrors.set(0);
+        }
+        if (status >= 500) {
+            int inARow = consecutive5xx.incrementAndGet();
+            if (rules.enabled() && rules.consecutive5xx() > 0 && inARow >= rules.consecutive5xx()) {
+                eject(nowNanos, inARow + " consecutive 5xx response" + (inARow == 1 ? "" : "s") + " (last: " + status
+                        + ")");
+            }
+        } else if (consecutive5xx.get() != 0) {
+            consecutive5xx.set(0);
+        }
+    }
+
+    /**
+     * Ejects unless another loop is doing so or the vhost's cap is reached. The n-th ejection in a row lasts n base
+     * times, capped (Envoy); each longest ejection time the upstream stayed in since it returned takes one off n.
+     */
+    private void eject(long nowNanos, String why) {
+        if (ejected || !ejecting.compareAndSet(false, true)) {
+            return;
+        }
+        if (!vhost.claimEjection()) {
+            ejecting.set(false);
+            return;
+        }
+        OutlierDetectionSpec rules = vhost.outlierDetection();
+        long base = rules.baseEjectionTime().toNanos();
+        long max = rules.maxEjectionTime().toNanos();
+        if (ejectionsInARow > 0 && returnedAtNanos != 0) {
+            ejectionsInARow = (int) Math.max(0, ejectionsInARow - (nowNanos - returnedAtNanos) / max);
+        }
+        ejectionsInARow++;
+        long length = Math.min(base * ejectionsInARow, max);
+        ejectionReason = why + ", ejected for " + HealthChecker.words(length);
+        ejectedUntilNanos = nowNanos + length;
+        ejected = true;
+        consecutive5xx.set(0);
+        consecutiveGatewayErrors.set(0);
+        ejections.increment();
+    }
+
+    /** Ends an ejection whose time is up (the sweeper's call); true when one ended. */
+    boolean returnIfDue(long nowNanos) {
+        if (!ejected || nowNanos - ejectedUntilNanos < 0) {
+            return false;
+        }
+        ejected = false;
+        returnedAtNanos = nowNanos;
+        vhost.releaseEjection();
+        ejecting.set(false);
+        return true;
+    }
+
+    /** Ends an ejection at once: the upstream left the configuration, or the vhost's ejection slots are reset. */
+    void forgetEjection() {
+        if (ejected) {
+            ejected = false;
+            vhost.releaseEjection();
+            ejecting.set(false);
+        }
+    }
+
+    void drain() {
+        draining = true;
+    }
+
+    boolean draining() {
+        return draining;
+    }
+
+    boolean idle() {
+        return inFlight.sum() <= 0;
+    }
+
+    /** The state now and its cause, from what the check, the ejection and the origin's passive health say. */
+    UpstreamState current(long nowNanos) {
+        if (draining) {
+            return UpstreamState.DRAINING;
+        }
+        HealthChecker check = checker;
+        if (check != null && !check.passing()) {
+            return check.state();
+        }
+        if (ejected && nowNanos - ejectedUntilNanos < 0) {
+            return UpstreamState.EJECTED;
+        }
+        // A lone upstream is used even while its origin's passive health has it down (nothing to fail over to).
+        UpstreamHealth origin = originHealth;
+        return origin != null && !vhost.alone() && origin.isDown(nowNanos) ? UpstreamState.EJECTED
+                : UpstreamState.HEALTHY;
+    }
+
+    /** Why it is in {@code state} now, in words. */
+    String cause(UpstreamState state, long nowNanos, UpstreamState before) {
+        HealthChecker check = checker;
+        return switch (state) {
+            case DRAINING -> "removed from the configuration; " + inFlight.sum() + " request(s) still in flight";
+            case UNKNOWN, UNHEALTHY -> check == null ? "no check result" : check.reason();
+            case EJECTED -> ejected && nowNanos - ejectedUntilNanos < 0 ? ejectionReason
+                    : "connect or response failure: out for the origin's fail timeout (portico.upstream.fail-timeout)";
+            case HEALTHY -> before == UpstreamState.EJECTED ? "ejection ended"
+                    : check != null ? check.reason() : "added (no active health check)";
+        };
+    }
+
+    /** The state the sweeper last saw and told. */
+    UpstreamState shown() {
+        return shown;
+    }
+
+    void show(UpstreamState state, String cause) {
+        this.shown = state;
+        this.reason = cause;
+        this.since = Instant.now();
+    }
+
+    public String upstream() {
+        return upstream;
+    }
+
+    Instant since() {
+        return since;
+    }
+
+    String reason() {
+        return reason;
+    }
+
+    HealthChecker checker() {
+        return checker;
+    }
+
+    long inFlight() {
+        return Math.max(0, inFlight.sum());
+    }
+
+    long requests() {
+        return requests.sum();
+    }
+
+    long failures() {
+        return failures.sum();
+    }
+
+    long ejections() {
+        return ejections.sum();
+    }
+}

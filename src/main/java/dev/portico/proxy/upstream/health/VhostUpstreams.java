@@ -1,0 +1,179 @@
+package dev.portico.proxy.upstream.health;
+
+import dev.portico.proxy.core.RuntimeKey;
+import dev.portico.proxy.core.outcome.UpstreamReport;
+import dev.portico.proxy.upstream.balance.UpstreamHealth;
+import dev.portico.vhost.OutlierDetectionSpec;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The health of one vhost's upstreams, kept across snapshots (a {@link dev.portico.proxy.core.VhostRuntime} state that
+ * every compile hands over): each upstream's {@link UpstreamStatus} by its URL, so an edit that keeps an upstream keeps
+ * its state and counters, and the outlier detection rules with the count of ejections in force, which
+ * {@code maxEjectedPercent} caps. Upstreams a compile drops stay listed as draining while requests to them finish.
+ */
+public final class VhostUpstreams {
+
+    public static final RuntimeKey<VhostUpstreams> KEY = RuntimeKey.create("upstream-health", VhostUpstreams.class);
+    /** Every compile hands the state over: statuses are matched by URL inside. */
+    public static final Object COMPATIBILITY = "upstream-health";
+
+    private volatile String vhost;
+    private volatile OutlierDetectionSpec outlierDetection = OutlierDetectionSpec.DEFAULT;
+    private volatile int maxEjected;
+    private final AtomicInteger ejectedNow = new AtomicInteger();
+    /** Replaced whole by each compile; read by the sweeper and the API. */
+    private volatile List<UpstreamStatus> current = List.of();
+    private final List<UpstreamStatus> draining = new CopyOnWriteArrayList<>();
+
+    /** One upstream as a compile binds it. */
+    public record Binding(String url, HealthChecker checker, UpstreamHealth originHealth) {
+    }
+
+    /** What a compile bound, applied only once the whole compile succeeded ({@link #commit()}). */
+    private record Pending(String vhost, UpstreamStatus[] statuses, List<Binding> bindings,
+                           List<UpstreamStatus> dropped, OutlierDetectionSpec rules) {
+    }
+
+    private volatile Pending pending;
+
+    /**
+     * This compile's upstreams, in order, as statuses: the current ones for URLs still listed, new ones otherwise.
+     * Nothing changes for the snapshot being served until {@link #commit()}: a compile that fails later leaves it as
+     * it was. Compile time only (one compile at a time).
+     */
+    public UpstreamStatus[] bind(String vhostName, List<Binding> upstreams, OutlierDetectionSpec rules) {
+        Map<String, List<UpstreamStatus>> previous = new LinkedHashMap<>();
+        for (UpstreamStatus status : current) {
+            previous.computeIfAbsent(status.upstream(), u -> new ArrayList<>()).add(status);
+        }
+        UpstreamStatus[] out = new UpstreamStatus[upstreams.size()];
+        for (int i = 0; i < out.length; i++) {
+            Binding binding = upstreams.get(i);
+            List<UpstreamStatus> same = previous.get(binding.url());
+            UpstreamStatus status = same == null || same.isEmpty() ? null : same.remove(0);
+            out[i] = status != null ? status
+                    : new UpstreamStatus(this, binding.url(), binding.checker(), binding.originHealth());
+        }
+        List<UpstreamStatus> dropped = new ArrayList<>();
+        previous.values().forEach(dropped::addAll);
+        pending = new Pending(vhostName, out, List.copyOf(upstreams), dropped, rules);
+        return out;
+    }
+
+    /**
+     * Where a new checker of the upstream with this URL starts: a new upstream is unknown; one a check watched keeps
+     * that check's state (its settings changed); one that served unchecked stays healthy until a check fails, so
+     * turning checks on never stops traffic that flows.
+     */
+    public HealthChecker.Seed seedOf(String url) {
+        for (UpstreamStatus status : current) {
+            if (status.upstream().equals(url)) {
+                HealthChecker checker = status.checker();
+                return checker == null ? HealthChecker.Seed.SERVING
+                        : new HealthChecker.Seed(checker.state(), checker.reason());
+            }
+        }
+        return HealthChecker.Seed.NEW;
+    }
+
+    /** Applies what the last {@link #bind} prepared: its compile is the one being published. */
+    void commit() {
+        Pending p = pending;
+        if (p == null) {
+            return;
+        }
+        pending = null;
+        vhost = p.vhost();
+        outlierDetection = p.rules();
+        for (int i = 0; i < p.statuses().length; i++) {
+            p.statuses()[i].bind(p.bindings().get(i).checker(), p.bindings().get(i).originHealth());
+        }
+        for (UpstreamStatus status : p.dropped()) {
+            status.forgetEjection();
+            status.drain();
+            draining.add(status);
+        }
+        // The cap: a share of the upstreams, rounded down, so a vhost's only upstream is never ejected; one left
+        // alone by this edit while ejected returns at once.
+        maxEjected = p.statuses().length <= 1 ? 0 : p.statuses().length * p.rules().maxEjectedPercent() / 100;
+        if (p.statuses().length == 1) {
+            p.statuses()[0].forgetEjection();
+        }
+        current = List.of(p.statuses());
+    }
+
+    OutlierDetectionSpec outlierDetection() {
+        return outlierDetection;
+    }
+
+    /** Whether the vhost has one upstream: passive health never takes it out. */
+    boolean alone() {
+        return current.size() == 1;
+    }
+
+    /** Takes one of the vhost's ejection slots; false when {@code maxEjectedPercent} are ejected already. */
+    boolean claimEjection() {
+        while (true) {
+            int now = ejectedNow.get();
+            if (now >= maxEjected) {
+                return false;
+            }
+            if (ejectedNow.compareAndSet(now, now + 1)) {
+                return true;
+            }
+        }
+    }
+
+    void releaseEjection() {
+        ejectedNow.decrementAndGet();
+    }
+
+    /** The vhost's name as last published. */
+    public String name() {
+        return vhost;
+    }
+
+    /** The upstreams now listed, then those draining. */
+    List<UpstreamStatus> statuses() {
+        if (draining.isEmpty()) {
+            return current;
+        }
+        List<UpstreamStatus> all = new ArrayList<>(current);
+        all.addAll(draining);
+        return all;
+    }
+
+    /** Forgets the draining upstreams whose last request finished (the sweeper's call). */
+    void dropDrained() {
+        draining.removeIf(UpstreamStatus::idle);
+    }
+
+    /** What the upstreams endpoint shows. */
+    public List<UpstreamReport> reports() {
+        List<UpstreamReport> out = new ArrayList<>();
+        for (UpstreamStatus status : statuses()) {
+            HealthChecker check = status.checker();
+            out.add(new UpstreamReport(vhost, status.upstream(), status.shown(), status.since(), status.reason(),
+                    check == null || status.draining() ? null : check.lastLatencyMillis(), status.inFlight(),
+                    status.requests(), status.failures(), status.ejections()));
+        }
+        return out;
+    }
+
+    /** Whether some listed upstream takes traffic now, as last shown. */
+    public boolean anyHealthy() {
+        for (UpstreamStatus status : current) {
+            if (status.shown().takesTraffic()) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
