@@ -14,6 +14,7 @@ import java.util.UUID;
  * @param websocket whether HTTP/1.1 {@code Upgrade} requests (WebSocket and other protocols) are forwarded as such
  *                  and tunnelled once the upstream switches; otherwise they go upstream as plain requests
  * @param websocketIdleTimeout how long a tunnel may carry no byte either way before both sides are closed
+ * @param balance how requests are spread over the upstreams; null for {@link BalanceSpec#DEFAULT}
  */
 public record VhostSpec(
         UUID id,
@@ -35,7 +36,8 @@ public record VhostSpec(
         Long maxRequestBody,
         TlsSpec tls,
         boolean websocket,
-        Duration websocketIdleTimeout) {
+        Duration websocketIdleTimeout,
+        BalanceSpec balance) {
 
     /** How long a WebSocket (or other upgraded) tunnel may stay silent both ways when the vhost does not say. */
     public static final Duration DEFAULT_WEBSOCKET_IDLE_TIMEOUT = Duration.ofHours(1);
@@ -48,5 +50,6 @@ public record VhostSpec(
         compression = compression == null ? CompressionSpec.DISABLED : compression;
         tls = tls == null ? TlsSpec.NONE : tls;
         websocketIdleTimeout = websocketIdleTimeout == null ? DEFAULT_WEBSOCKET_IDLE_TIMEOUT : websocketIdleTimeout;
+        balance = balance == null ? BalanceSpec.DEFAULT : balance;
     }
 }

@@ -12,17 +12,25 @@ import dev.portico.proxy.core.StatsRegistry;
 import dev.portico.proxy.core.VhostRuntime;
 import dev.portico.proxy.headers.HeaderRulesStage;
 import dev.portico.proxy.upstream.ForwardStage;
+import dev.portico.proxy.upstream.balance.BalancePolicies;
+import dev.portico.proxy.upstream.balance.SlowStart;
 import dev.portico.proxy.upstream.balance.UpstreamRuntime;
 import dev.portico.proxy.upstream.balance.UpstreamGroup;
 import dev.portico.proxy.upstream.balance.UpstreamHealth;
 import dev.portico.proxy.upstream.balance.UpstreamSelector;
 import dev.portico.proxy.upstream.balance.UpstreamTarget;
 import dev.portico.proxy.upstream.balance.UpstreamTls;
+import dev.portico.vhost.BalanceSpec;
 import dev.portico.vhost.CompileException;
 import dev.portico.vhost.UpstreamSpec;
 import dev.portico.vhost.VhostSpec;
 import jakarta.inject.Singleton;
 
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
 import java.util.UUID;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -59,6 +67,11 @@ public class SnapshotCompiler {
     /** The vhosts' state across snapshots, by vhost id, as the last compile for publishing left it. */
     private Map<UUID, VhostRuntime> runtimes = new HashMap<>();
     private final AtomicBoolean compiling = new AtomicBoolean();
+    /**
+     * What each vhost's sticky-cookie key is derived from: random per process, so a cookie outlives neither a restart
+     * nor a move to another replica (its request then falls back and gets a new cookie).
+     */
+    private final byte[] stickySecret = newStickySecret();
 
     public SnapshotCompiler(DataPlaneSettings dataplane, UpstreamSettings upstream, StatsRegistry stats,
                             CacheRegistry caches) {
@@ -211,11 +224,31 @@ public class SnapshotCompiler {
             poolKeys.add(target.poolKey());
             targets.add(target);
         }
-        UpstreamSelector<?> selector = UpstreamGroup.roundRobin(targets);
-        // The loops' cursors carry over while the upstreams and their weights stay the same.
+        BalanceSpec balance = spec.balance();
+        UpstreamSelector<?> selector = BalancePolicies.selector(balance, targets,
+                balance.policy() == BalanceSpec.Policy.STICKY ? stickyKey(spec.id()) : null);
+        // The loops' cursors and counts carry over while the policy, the upstreams and their weights stay the same.
         UpstreamRuntime states = runtime.claim(UpstreamRuntime.KEY, selector.compatibility(),
                 () -> new UpstreamRuntime(eventLoops));
-        return new UpstreamGroup(targets, selector, states);
+        return new UpstreamGroup(targets, selector, states,
+                balance.slowStart().isZero() ? null : new SlowStart(balance.slowStart().toNanos()));
+    }
+
+    private static byte[] newStickySecret() {
+        byte[] secret = new byte[32];
+        new SecureRandom().nextBytes(secret);
+        return secret;
+    }
+
+    /** A vhost's sticky-cookie key: a cookie issued for one vhost is not accepted by another. */
+    private byte[] stickyKey(UUID vhost) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(stickySecret, "HmacSHA256"));
+            return mac.doFinal(("portico:sticky:" + vhost).getBytes(StandardCharsets.UTF_8));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("the JVM has no HmacSHA256", e);
+        }
     }
 
     /**

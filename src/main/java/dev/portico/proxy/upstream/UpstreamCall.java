@@ -71,7 +71,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
     }
 
     private void attempt() {
-        UpstreamTarget next = stage.group().pick(exchange.loop(), tried, System.nanoTime());
+        UpstreamTarget next = stage.group().pick(exchange, tried, System.nanoTime());
         if (next == null) {
             if (lastError == null) {
                 fail(LocalReason.NO_HEALTHY_UPSTREAM, "No upstream of this vhost is available");
@@ -246,10 +246,12 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         }
     }
 
+    /** The attempt is over: its connection goes back, and the selector hears it (requests in flight, latency). */
     void releasePool() {
         if (pool != null) {
             pool.release();
             pool = null;
+            stage.group().finished(exchange.loop(), target, exchange.upstream().nanos());
         }
     }
 

@@ -1,14 +1,17 @@
 package dev.portico.proxy.upstream.balance;
 
+import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.LoopState;
+import io.vertx.core.MultiMap;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A vhost's upstreams, the policy that picks among them ({@link UpstreamSelector}; today nginx's smooth weighted round
- * robin) and the vhost's per-loop selector states, which outlive snapshots while the policy's compatibility holds
- * ({@link UpstreamRuntime}). Immutable and shared by every event loop.
+ * A vhost's upstreams, the policy that picks among them ({@link UpstreamSelector}, by the vhost's {@code balance}) and
+ * the vhost's per-loop selector states, which outlive snapshots while the policy's compatibility holds
+ * ({@link UpstreamRuntime}). Backups are offered to the policy only when no primary may take the attempt (nginx's and
+ * HAProxy's {@code backup}); a slow start scales the weight of an upstream that came back. Immutable and shared by
+ * every event loop.
  */
 public final class UpstreamGroup implements UpstreamAvailability {
 
@@ -18,12 +21,25 @@ public final class UpstreamGroup implements UpstreamAvailability {
     private final UpstreamTarget[] targets;
     private final UpstreamSelector<Object> selector;
     private final UpstreamRuntime runtime;
+    /** Bit i set when upstream i is a backup. */
+    private final long backups;
+    private final long primaries;
+    /** Null when off. */
+    private final SlowStart slowStart;
 
     /**
      * @param runtime the vhost's selector states: claim it with {@code selector.compatibility()}
      */
-    @SuppressWarnings("unchecked")
     public UpstreamGroup(List<UpstreamTarget> targets, UpstreamSelector<?> selector, UpstreamRuntime runtime) {
+        this(targets, selector, runtime, null);
+    }
+
+    /**
+     * @param slowStart how an upstream that came back ramps up; null for no slow start
+     */
+    @SuppressWarnings("unchecked")
+    public UpstreamGroup(List<UpstreamTarget> targets, UpstreamSelector<?> selector, UpstreamRuntime runtime,
+                         SlowStart slowStart) {
         if (targets.isEmpty() || targets.size() > MAX_UPSTREAMS) {
             throw new IllegalArgumentException("a group has 1 to " + MAX_UPSTREAMS + " upstreams");
         }
@@ -32,17 +48,15 @@ public final class UpstreamGroup implements UpstreamAvailability {
         // selector's type.
         this.selector = (UpstreamSelector<Object>) selector;
         this.runtime = runtime;
-    }
-
-    /** nginx's smooth weighted round robin over {@code targets}, by their weights. */
-    public static UpstreamSelector<?> roundRobin(List<UpstreamTarget> targets) {
-        List<String> origins = new ArrayList<>(targets.size());
-        int[] weights = new int[targets.size()];
-        for (int i = 0; i < weights.length; i++) {
-            origins.add(targets.get(i).spec().origin());
-            weights[i] = targets.get(i).spec().weight();
+        this.slowStart = slowStart;
+        long backupMask = 0;
+        for (int i = 0; i < this.targets.length; i++) {
+            if (this.targets[i].spec().backup()) {
+                backupMask |= 1L << i;
+            }
         }
-        return new SmoothWeightedRoundRobin(origins, weights);
+        this.backups = backupMask;
+        this.primaries = backupMask == 0 ? 0 : ~backupMask;
     }
 
     @Override
@@ -50,9 +64,15 @@ public final class UpstreamGroup implements UpstreamAvailability {
         return targets.length;
     }
 
+    /** As nginx: a lone upstream is never taken out, there is nothing to fail over to. */
     @Override
     public boolean available(int index, long nowNanos) {
-        return targets[index].health().available(nowNanos);
+        return targets.length == 1 || targets[index].health().available(nowNanos);
+    }
+
+    @Override
+    public double weightShare(int index, long nowNanos) {
+        return slowStart == null ? 1.0 : slowStart.share(targets[index].health().cameBackAtNanos(), nowNanos);
     }
 
     public UpstreamTarget target(int index) {
@@ -65,8 +85,37 @@ public final class UpstreamGroup implements UpstreamAvailability {
      * @param tried bit i set when target i was already tried
      */
     public UpstreamTarget pick(LoopState loop, long tried, long nowNanos) {
-        int index = selector.pick(runtime.loopState(selector, loop.index()), this, tried, nowNanos);
+        return pick(loop, null, tried, nowNanos);
+    }
+
+    /** As {@link #pick(LoopState, long, long)}, for a client's request, which a hash or a cookie may be read from. */
+    public UpstreamTarget pick(Exchange request, long tried, long nowNanos) {
+        return pick(request.loop(), request, tried, nowNanos);
+    }
+
+    private UpstreamTarget pick(LoopState loop, Exchange request, long tried, long nowNanos) {
+        Object state = runtime.loopState(selector, loop.index());
+        int index = selector.pick(state, this, request, tried | backups, nowNanos);
+        if (index < 0 && backups != 0) {
+            index = selector.pick(state, this, request, tried | primaries, nowNanos);
+        }
         return index < 0 ? null : targets[index];
+    }
+
+    /**
+     * The attempt on {@code target} that {@link #pick} started is over (its response ended, or it failed): call once
+     * per pick, on the loop that picked.
+     *
+     * @param headNanos the time from connecting to the response head, or -1 when none came
+     */
+    public void finished(LoopState loop, UpstreamTarget target, long headNanos) {
+        selector.finished(runtime.loopState(selector, loop.index()), target.index(), headNanos, System.nanoTime());
+    }
+
+    /** The response of {@code target} is about to go to the client: the policy may add fields (a sticky cookie). */
+    public void responding(Exchange request, UpstreamTarget target, MultiMap responseHeaders) {
+        selector.responding(runtime.loopState(selector, request.loop().index()), target.index(), request,
+                responseHeaders);
     }
 
     /**
