@@ -68,10 +68,11 @@ public class SnapshotCompiler {
     private Map<UUID, VhostRuntime> runtimes = new HashMap<>();
     private final AtomicBoolean compiling = new AtomicBoolean();
     /**
-     * What each vhost's sticky-cookie key is derived from: random per process, so a cookie outlives neither a restart
-     * nor a move to another replica (its request then falls back and gets a new cookie).
+     * What each vhost's sticky-cookie key is derived from: the control plane hands over one derived from the secret
+     * key every replica shares ({@link #useStickySecret}), so a cookie issued by one replica is honoured by the others
+     * and after a restart; until then, or without a secret key, a random one for this process.
      */
-    private final byte[] stickySecret = newStickySecret();
+    private volatile byte[] stickySecret = newStickySecret();
 
     public SnapshotCompiler(DataPlaneSettings dataplane, UpstreamSettings upstream, StatsRegistry stats,
                             CacheRegistry caches) {
@@ -143,6 +144,14 @@ public class SnapshotCompiler {
      */
     public void check(List<VhostSpec> specs) {
         build(0, specs, null, TlsMaterial.NONE);
+    }
+
+    /** Sets what sticky-cookie keys are derived from, for the compiles that follow. */
+    public void useStickySecret(byte[] secret) {
+        if (secret.length < 16) {
+            throw new IllegalArgumentException("a sticky-cookie secret has at least 16 bytes");
+        }
+        stickySecret = secret.clone();
     }
 
     /** The {@code Via} pseudonym of this instance. */
