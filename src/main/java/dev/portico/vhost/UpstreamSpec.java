@@ -8,13 +8,25 @@ package dev.portico.vhost;
  * @param basePath    empty, or a path starting with {@code /} and without a trailing slash
  * @param tlsSettings the TLS client settings; {@link UpstreamTlsSpec#DEFAULT} for {@code http://} upstreams
  * @param protocol    HTTP/1.1, h2 ({@code https://} only) or h2c ({@code http://} only)
+ * @param backup      receives requests only when no primary (non-backup) upstream of the vhost is available
  */
 public record UpstreamSpec(String url, boolean tls, String host, int port, String basePath, int weight,
-                           UpstreamTlsSpec tlsSettings, UpstreamProtocol protocol) {
+                           UpstreamTlsSpec tlsSettings, UpstreamProtocol protocol, boolean backup) {
 
     public UpstreamSpec {
         tlsSettings = tlsSettings == null ? UpstreamTlsSpec.DEFAULT : tlsSettings;
         protocol = protocol == null ? UpstreamProtocol.HTTP_1_1 : protocol;
+    }
+
+    /** A primary upstream. */
+    public UpstreamSpec(String url, boolean tls, String host, int port, String basePath, int weight,
+                        UpstreamTlsSpec tlsSettings, UpstreamProtocol protocol) {
+        this(url, tls, host, port, basePath, weight, tlsSettings, protocol, false);
+    }
+
+    /** The same upstream, as a backup or a primary. */
+    public UpstreamSpec asBackup(boolean backup) {
+        return new UpstreamSpec(url, tls, host, port, basePath, weight, tlsSettings, protocol, backup);
     }
 
     /** An HTTP/1.1 upstream. */

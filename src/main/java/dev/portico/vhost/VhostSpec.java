@@ -18,6 +18,7 @@ import java.util.UUID;
  * @param retry when a failed upstream attempt is tried again, and the budget of retries
  * @param healthCheck the active health check of the upstreams, or null for none
  * @param outlierDetection passive ejection of upstreams that answer 5xx or fail in a row
+ * @param balance how requests are spread over the upstreams; null for {@link BalanceSpec#DEFAULT}
  */
 public record VhostSpec(
         UUID id,
@@ -43,7 +44,8 @@ public record VhostSpec(
         Integer maxInFlight,
         RetrySpec retry,
         HealthCheckSpec healthCheck,
-        OutlierDetectionSpec outlierDetection) {
+        OutlierDetectionSpec outlierDetection,
+        BalanceSpec balance) {
 
     /** How long a WebSocket (or other upgraded) tunnel may stay silent both ways when the vhost does not say. */
     public static final Duration DEFAULT_WEBSOCKET_IDLE_TIMEOUT = Duration.ofHours(1);
@@ -58,5 +60,6 @@ public record VhostSpec(
         websocketIdleTimeout = websocketIdleTimeout == null ? DEFAULT_WEBSOCKET_IDLE_TIMEOUT : websocketIdleTimeout;
         retry = retry == null ? RetrySpec.DEFAULT : retry;
         outlierDetection = outlierDetection == null ? OutlierDetectionSpec.DEFAULT : outlierDetection;
+        balance = balance == null ? BalanceSpec.DEFAULT : balance;
     }
 }

@@ -44,6 +44,8 @@ public final class OriginServer implements AutoCloseable {
     private final AtomicInteger count = new AtomicInteger();
     private final AtomicLong bytesSent = new AtomicLong();
     private final AtomicLong bytesReceived = new AtomicLong();
+    /** Every request is handled this long after it arrived: a slow origin. */
+    private volatile long delayMillis;
 
     private OriginServer(String name, HttpServer server) {
         this.name = name;
@@ -54,13 +56,18 @@ public final class OriginServer implements AutoCloseable {
         return start(name, "127.0.0.1");
     }
 
+    /** An origin on a given port: one that comes back where a closed one was. */
+    public static OriginServer start(String name, int port) {
+        return start(name, new HttpServerOptions().setHost("127.0.0.1"), port);
+    }
+
     public static OriginServer start(String name, String host) {
-        return start(name, host, 0);
+        return start(name, new HttpServerOptions().setHost(host));
     }
 
     /** An origin on {@code host} and {@code port} (0: any free one). */
     public static OriginServer start(String name, String host, int port) {
-        return start(name, new HttpServerOptions().setHost(host).setPort(port));
+        return start(name, new HttpServerOptions().setHost(host), port);
     }
 
     /**
@@ -68,14 +75,18 @@ public final class OriginServer implements AutoCloseable {
      * hold does not grow with the kernel's autotuning: for tests that bound the bytes in flight.
      */
     public static OriginServer withFixedSocketBuffers(String name, int socketBufferBytes) {
-        return start(name, new HttpServerOptions().setHost("127.0.0.1").setPort(0).setSendBufferSize(socketBufferBytes)
+        return start(name, new HttpServerOptions().setHost("127.0.0.1").setSendBufferSize(socketBufferBytes)
                 .setReceiveBufferSize(socketBufferBytes));
     }
 
     private static OriginServer start(String name, HttpServerOptions options) {
+        return start(name, options, 0);
+    }
+
+    private static OriginServer start(String name, HttpServerOptions options, int port) {
         Vertx vertx = TestVertx.get();
         OriginServer[] self = new OriginServer[1];
-        HttpServer server = vertx.createHttpServer(options.setHandle100ContinueAutomatically(true))
+        HttpServer server = vertx.createHttpServer(options.setPort(port).setHandle100ContinueAutomatically(true))
                 .requestHandler(request -> self[0].handle(request));
         self[0] = new OriginServer(name, server);
         TestVertx.await(server.listen());
@@ -88,6 +99,12 @@ public final class OriginServer implements AutoCloseable {
 
     public String url() {
         return "http://127.0.0.1:" + port();
+    }
+
+    /** Makes every later request wait {@code millis} before it is handled (0: at once). */
+    public OriginServer delay(long millis) {
+        this.delayMillis = millis;
+        return this;
     }
 
     public int requestCount() {
@@ -123,6 +140,19 @@ public final class OriginServer implements AutoCloseable {
     }
 
     private void handle(HttpServerRequest request) {
+        long delay = delayMillis;
+        if (delay > 0) {
+            request.pause();
+            TestVertx.get().setTimer(delay, t -> {
+                request.resume();
+                answer(request);
+            });
+        } else {
+            answer(request);
+        }
+    }
+
+    private void answer(HttpServerRequest request) {
         count.incrementAndGet();
         MultiMap copy = MultiMap.caseInsensitiveMultiMap().addAll(request.headers());
         seen.add(new Seen(request.method().name(), request.uri(), copy, request.remoteAddress().hostAddress()));

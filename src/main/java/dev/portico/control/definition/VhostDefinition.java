@@ -32,7 +32,8 @@ public record VhostDefinition(
         @Schema(description = "Send the client's Host to the upstream (otherwise the upstream's own host:port)",
                 defaultValue = "true")
         Boolean preserveHost,
-        @Schema(description = "1-64 origin servers, used round-robin by weight; may be empty (or left out) when static "
+        @Schema(description = "1-64 origin servers, shared by the balance policy (round robin by weight unless it says "
+                + "otherwise); may be empty (or left out) when static "
                 + "is set, and then a path no file matches is a 404")
         List<UpstreamDefinition> upstreams,
         @Schema(description = "Time allowed to get a connection to an upstream, e.g. 500ms, 5s, 1m (at most 1h)",
@@ -88,7 +89,38 @@ public record VhostDefinition(
                 + "upstream takes traffic at once")
         HealthCheckDefinition healthCheck,
         @Schema(description = "Passive ejection of upstreams that answer 5xx or fail in a row; on by default")
-        OutlierDetectionDefinition outlierDetection) {
+        OutlierDetectionDefinition outlierDetection,
+        @Schema(description = "How requests are spread over the upstreams: round_robin (smooth weighted, as nginx), "
+                + "least_conn (fewest requests in flight for the weight), random_two (the less loaded of two drawn "
+                + "at random by weight; see balanceBy), hash (consistent hashing on hashOn: an upstream joining or "
+                + "leaving moves about 1/n of the keys) or sticky (a signed cookie names the upstream; see sticky)",
+                defaultValue = "round_robin",
+                enumeration = {"round_robin", "least_conn", "random_two", "hash", "sticky"})
+        String balance,
+        @Schema(description = "For random_two only: compare the two by requests in flight (in_flight), or by a "
+                + "moving average of the time to the response head times the requests in flight (latency, "
+                + "Finagle's peak EWMA)", defaultValue = "in_flight", enumeration = {"in_flight", "latency"})
+        String balanceBy,
+        @Schema(description = "For hash only: what is hashed: client_address (the TCP peer), path (without the "
+                + "query), header:<Name> or cookie:<name>. A request without that header or cookie goes round robin",
+                defaultValue = "client_address", example = "cookie:session")
+        String hashOn,
+        @Schema(description = "For sticky only: the cookie naming the upstream; left out, the defaults")
+        StickyDefinition sticky,
+        @Schema(description = "An upstream that comes back after passive health took it out ramps from 10% to "
+                + "100% of its weight over this time, e.g. 30s (at most 1h; 0s is off). Not for hash",
+                defaultValue = "0s")
+        String slowStart) {
+
+    /** The sticky cookie of a vhost with balance sticky. */
+    @Schema(name = "Sticky")
+    public record StickyDefinition(
+            @Schema(description = "The cookie's name", defaultValue = "portico_sticky")
+            String cookie,
+            @Schema(description = "How long the cookie names the same upstream (its Max-Age and a signed expiry), "
+                    + "e.g. 30m, 1h, 7d (at most 365d); renewed once half of it has passed", defaultValue = "1h")
+            String ttl) {
+    }
 
     /** Retries of one vhost: which failures, how many tries, the backoff, the body kept and the budget. */
     @Schema(name = "Retry")
@@ -170,10 +202,17 @@ public record VhostDefinition(
             @Schema(description = "How Portico speaks to the upstream: http/1.1, h2 (HTTP/2 negotiated by ALPN; "
                     + "https:// only) or h2c (HTTP/2 with prior knowledge; http:// only). gRPC upstreams need h2 "
                     + "or h2c", defaultValue = "http/1.1", enumeration = {"http/1.1", "h2", "h2c"})
-            String protocol) {
+            String protocol,
+            @Schema(description = "Receives requests only when no other (primary) upstream of the vhost is "
+                    + "available, like nginx's and HAProxy's backup", defaultValue = "false")
+            Boolean backup) {
 
         public UpstreamDefinition(String url, Integer weight, UpstreamTlsDefinition tls) {
             this(url, weight, tls, null);
+        }
+
+        public UpstreamDefinition(String url, Integer weight, UpstreamTlsDefinition tls, String protocol) {
+            this(url, weight, tls, protocol, null);
         }
 
         /** The TLS client settings of one https:// upstream. */

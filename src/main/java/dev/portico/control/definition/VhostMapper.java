@@ -54,7 +54,8 @@ public final class VhostMapper {
     public static VhostSpec toSpec(UUID id, long version, VhostDefinition d) {
         List<UpstreamSpec> upstreams = d.upstreams() == null ? List.of() : d.upstreams().stream()
                 .map(u -> UpstreamUrl.parse(u.url(), u.weight(), UpstreamTlsCheck.toSpec(u.tls()),
-                        u.protocol() == null ? null : UpstreamProtocol.ofToken(u.protocol())))
+                        u.protocol() == null ? null : UpstreamProtocol.ofToken(u.protocol()))
+                        .asBackup(u.backup() != null && u.backup()))
                 .toList();
         return new VhostSpec(id, d.name(), version, d.hostnames(), d.enabled(), d.preserveHost(), upstreams,
                 DurationText.parse(d.connectTimeout()), DurationText.parse(d.readTimeout()), d.securityHeaders(),
@@ -68,7 +69,8 @@ public final class VhostMapper {
                 d.maxInFlight(),
                 RetrySettingsCheck.toSpec(d.retry()),
                 HealthCheckSettingsCheck.toSpec(d.healthCheck()),
-                OutlierDetectionSettingsCheck.toSpec(d.outlierDetection()));
+                OutlierDetectionSettingsCheck.toSpec(d.outlierDetection()),
+                BalanceSettingsCheck.toSpec(d));
     }
 
     private static AccessLogSpec accessLog(AccessLogDefinition d) {

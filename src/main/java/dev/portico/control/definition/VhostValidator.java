@@ -71,6 +71,7 @@ public final class VhostValidator {
         VhostDefinition.TlsDefinition tls = TlsSettingsCheck.normalise(in.tls(), in.hostnames(), v.errors);
         VhostDefinition.RetryDefinition retry = RetrySettingsCheck.normalise(in.retry(), v.errors);
         List<UpstreamDefinition> upstreams = v.upstreams(in.upstreams(), in.staticFiles() != null);
+        BalanceSettingsCheck.Normalised balance = BalanceSettingsCheck.normalise(in, v.errors);
         if ((in.upstreams() == null || in.upstreams().isEmpty()) && cache.enabled()) {
             v.error("cache.enabled", "needs upstreams: the cache stores what they answer");
         }
@@ -97,7 +98,12 @@ public final class VhostValidator {
                 v.maxInFlight(in.maxInFlight()),
                 retry,
                 HealthCheckSettingsCheck.normalise(in.healthCheck(), v.errors),
-                OutlierDetectionSettingsCheck.normalise(in.outlierDetection(), v.errors));
+                OutlierDetectionSettingsCheck.normalise(in.outlierDetection(), v.errors),
+                balance.balance(),
+                balance.balanceBy(),
+                balance.hashOn(),
+                balance.sticky(),
+                balance.slowStart());
         List<FieldError> all = new ArrayList<>(bindErrors);
         for (FieldError error : v.errors) {
             if (bindErrors.stream().noneMatch(bad -> within(error.field(), bad.field()))) {
@@ -218,7 +224,8 @@ public final class VhostValidator {
                 boolean https = UpstreamUrl.parse(upstream.url(), weight, null).tls();
                 out.add(new UpstreamDefinition(upstream.url().trim(), weight,
                         UpstreamTlsCheck.normalise(field + ".tls", upstream.tls(), https, errors),
-                        protocol(field + ".protocol", upstream.protocol(), https)));
+                        protocol(field + ".protocol", upstream.protocol(), https),
+                        upstream.backup() != null && upstream.backup()));
             } catch (IllegalArgumentException e) {
                 error(field + ".url", e.getMessage());
             }

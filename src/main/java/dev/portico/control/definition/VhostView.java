@@ -51,6 +51,14 @@ public record VhostView(
         @Schema(description = "The active health check with every default filled in, or null when there is none")
         HealthCheckDefinition healthCheck,
         OutlierDetectionDefinition outlierDetection,
+        String balance,
+        @Schema(description = "random_two's comparison; null for other policies")
+        String balanceBy,
+        @Schema(description = "What hash hashes; null for other policies")
+        String hashOn,
+        @Schema(description = "The sticky cookie; null for other policies")
+        VhostDefinition.StickyDefinition sticky,
+        String slowStart,
         Instant createdAt,
         Instant updatedAt,
         @Schema(description = "What is accepted but will not work as it stands, such as a static.root that does not "
@@ -58,6 +66,7 @@ public record VhostView(
         List<FieldError> warnings) {
 
     static VhostView of(UUID id, long version, VhostDefinition d, Instant createdAt, Instant updatedAt) {
+        BalanceSettingsCheck.Normalised balance = BalanceSettingsCheck.normalised(d);
         return new VhostView(id, version, d.name(), d.hostnames(), d.enabled(), d.preserveHost(),
                 withProtocols(d.upstreams()), d.connectTimeout(), d.readTimeout(), d.maxRequestBody(), d.securityHeaders(),
                 HeaderRulesDefinition.inNameOrder(d.requestHeaders()),
@@ -72,18 +81,25 @@ public record VhostView(
                 RetrySettingsCheck.normalised(d.retry()),
                 d.healthCheck(),
                 OutlierDetectionSettingsCheck.normalised(d.outlierDetection()),
+                balance.balance(),
+                balance.balanceBy(),
+                balance.hashOn(),
+                balance.sticky(),
+                balance.slowStart(),
                 createdAt,
                 updatedAt,
                 StaticRootProbe.warnings(d));
     }
 
-    /** Vhosts stored before upstreams had a protocol read as what they are: http/1.1. */
+    /** Vhosts stored before upstreams had a protocol read as what they are: http/1.1, primaries. */
     private static List<UpstreamDefinition> withProtocols(List<UpstreamDefinition> stored) {
         if (stored == null) {
             return null;
         }
-        return stored.stream().map(u -> u == null || u.protocol() != null ? u
+        return stored.stream().map(u -> u == null || (u.protocol() != null && u.backup() != null) ? u
                 : new UpstreamDefinition(u.url(), u.weight(), u.tls(),
-                        UpstreamProtocol.HTTP_1_1.token())).toList();
+                        u.protocol() == null ? UpstreamProtocol.HTTP_1_1.token() : u.protocol(),
+                        // Nor a backup flag: they had none.
+                        u.backup() != null && u.backup())).toList();
     }
 }

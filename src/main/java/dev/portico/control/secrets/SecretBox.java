@@ -126,6 +126,20 @@ public final class SecretBox {
         }
     }
 
+    /**
+     * A key for another purpose, derived from this one (HMAC-SHA256 of {@code label}): the same on every replica and
+     * after every restart, and telling nothing of this key.
+     */
+    public byte[] derive(String label) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(key.getEncoded(), "HmacSHA256"));
+            return mac.doFinal(label.getBytes(StandardCharsets.UTF_8));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HMAC-SHA256 is part of every JDK", e);
+        }
+    }
+
     private static byte[] keyId(byte[] keyBytes) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");

@@ -12,6 +12,8 @@ import dev.portico.proxy.core.VhostRuntime;
 import dev.portico.proxy.headers.HeaderRulesStage;
 import dev.portico.proxy.upstream.ForwardStage;
 import dev.portico.proxy.upstream.UpstreamSettings;
+import dev.portico.proxy.upstream.balance.BalancePolicies;
+import dev.portico.proxy.upstream.balance.SlowStart;
 import dev.portico.proxy.upstream.balance.UpstreamGroup;
 import dev.portico.proxy.upstream.balance.UpstreamHealth;
 import dev.portico.proxy.upstream.balance.UpstreamRuntime;
@@ -23,6 +25,7 @@ import dev.portico.proxy.upstream.health.UpstreamStatus;
 import dev.portico.proxy.upstream.health.VhostUpstreams;
 import dev.portico.proxy.upstream.retry.RetryBudget;
 import dev.portico.proxy.upstream.retry.RetryPolicy;
+import dev.portico.vhost.BalanceSpec;
 import dev.portico.vhost.CompileException;
 import dev.portico.vhost.RetrySpec;
 import dev.portico.vhost.UpstreamSpec;
@@ -31,6 +34,9 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -44,6 +50,8 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Turns vhost specs into a {@link RoutingSnapshot}: host tables, each vhost's stage list (Caddy-style, built once
@@ -74,6 +82,12 @@ public class SnapshotCompiler {
     private volatile UpstreamAddresses addresses = UpstreamAddresses.NONE;
     /** Active checks and the vhosts' upstream states, kept in step with the published snapshots. */
     private final UpstreamHealthService healthService;
+    /**
+     * What each vhost's sticky-cookie key is derived from: the control plane hands over one derived from the secret
+     * key every replica shares ({@link #useStickySecret}), so a cookie issued by one replica is honoured by the others
+     * and after a restart; until then, or without a secret key, a random one for this process.
+     */
+    private volatile byte[] stickySecret = newStickySecret();
 
     public SnapshotCompiler(DataPlaneSettings dataplane, UpstreamSettings upstream, StatsRegistry stats,
                             CacheRegistry caches, UpstreamHealthService healthService) {
@@ -153,6 +167,14 @@ public class SnapshotCompiler {
      */
     public void check(List<VhostSpec> specs) {
         build(0, specs, null, TlsMaterial.NONE);
+    }
+
+    /** Sets what sticky-cookie keys are derived from, for the compiles that follow. */
+    public void useStickySecret(byte[] secret) {
+        if (secret.length < 16) {
+            throw new IllegalArgumentException("a sticky-cookie secret has at least 16 bytes");
+        }
+        stickySecret = secret.clone();
     }
 
     /** The {@code Via} pseudonym of this instance. */
@@ -262,12 +284,32 @@ public class SnapshotCompiler {
                 bindings.add(new VhostUpstreams.Binding(name, checker, upstreamHealth));
             }
         }
-        UpstreamSelector<?> selector = UpstreamGroup.roundRobin(targets);
-        // The loops' cursors carry over while the upstreams and their weights stay the same.
+        BalanceSpec balance = spec.balance();
+        UpstreamSelector<?> selector = BalancePolicies.selector(balance, targets,
+                balance.policy() == BalanceSpec.Policy.STICKY ? stickyKey(spec.id()) : null);
+        // The loops' cursors and counts carry over while the policy, the upstreams and their weights stay the same.
         UpstreamRuntime cursors = runtime.claim(UpstreamRuntime.KEY, selector.compatibility(),
                 () -> new UpstreamRuntime(eventLoops));
         UpstreamStatus[] watches = states.bind(spec.name(), bindings, spec.outlierDetection());
-        return new UpstreamGroup(targets, selector, cursors, watches);
+        return new UpstreamGroup(targets, selector, cursors, watches,
+                balance.slowStart().isZero() ? null : new SlowStart(balance.slowStart().toNanos()));
+    }
+
+    private static byte[] newStickySecret() {
+        byte[] secret = new byte[32];
+        new SecureRandom().nextBytes(secret);
+        return secret;
+    }
+
+    /** A vhost's sticky-cookie key: a cookie issued for one vhost is not accepted by another. */
+    private byte[] stickyKey(UUID vhost) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(stickySecret, "HmacSHA256"));
+            return mac.doFinal(("portico:sticky:" + vhost).getBytes(StandardCharsets.UTF_8));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("the JVM has no HmacSHA256", e);
+        }
     }
 
     /**

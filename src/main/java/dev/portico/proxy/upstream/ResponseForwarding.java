@@ -70,6 +70,7 @@ final class ResponseForwarding implements BodyRelay.Outcome {
                 && request.version() != HttpVersion.HTTP_1_0) {
             response.setChunked(true);
         }
+        stage.group().responding(exchange, call.target(), outHeaders);
         exchange.sendHead();
         ResponseBodyFilters filters = exchange.phases().responseBody();
         relay = BodyRelay.start(upstream, response, filters, call.deadlines(), stage.readTimeoutMillis(),

@@ -34,6 +34,8 @@ final class Retries {
     private int attempts;
     /** The backoff timer before the next attempt, or -1. */
     private long timer = -1;
+    /** The upstream picked for the attempt the backoff timer will make. */
+    private UpstreamTarget waiting;
     /** An interim response went to the client: part of the response is out, so no attempt may follow. */
     private boolean responseStarted;
     /** The request body began to stream from the client: it can be sent again only from {@link #keptBody}. */
@@ -71,20 +73,22 @@ final class Retries {
             return null;
         }
         long now = System.nanoTime();
-        UpstreamTarget next = stage.group().pick(exchange.loop(), tried, now);
-        if (next == null) {
-            next = stage.group().pick(exchange.loop(), 0, now);
-        }
-        if (next == null) {
-            return null;
-        }
         int loop = exchange.loop().index();
         VhostStats stats = exchange.vhost().stats();
+        // The budget is asked before an upstream is picked: a pick counts as an attempt for the balancing policy
+        // (requests in flight) and for health, and one refused by the budget would never end.
         if (!policy.budget().tryRetry(loop, now)) {
             if (stats != null) {
                 stats.slot(loop).retryBudgetExhausted();
             }
             LOG.debugf("request %s: not retried after %s, the retry budget is spent", exchange.requestId(), why.code());
+            return null;
+        }
+        UpstreamTarget next = stage.group().pick(exchange, tried, now);
+        if (next == null) {
+            next = stage.group().pick(exchange, 0, now);
+        }
+        if (next == null) {
             return null;
         }
         if (stats != null) {
@@ -101,17 +105,22 @@ final class Retries {
             attempt.accept(next);
             return;
         }
+        waiting = next;
         timer = exchange.loop().context().owner().setTimer(delay, id -> {
             timer = -1;
+            waiting = null;
             attempt.accept(next);
         });
     }
 
-    /** The client left: no attempt follows. */
+    /** The client left: no attempt follows, and the upstream picked for one waiting for its backoff is let go. */
     void cancel() {
         if (timer >= 0) {
             exchange.loop().context().owner().cancelTimer(timer);
             timer = -1;
+            stage.group().finished(exchange.loop(), waiting, -1);
+            stage.group().abandoned(waiting);
+            waiting = null;
         }
     }
 

@@ -45,6 +45,7 @@ final class UpgradeForwarding {
         MultiMap upHeaders = upstream.headers();
         HopByHopHeaders.of(upHeaders).copyEndToEnd(HeaderEntries.of(upHeaders), response.headers(), null, null);
         response.headers().add(UpstreamCall.VIA, call.stage().via(upstream.version()));
+        call.stage().group().responding(exchange, call.target(), response.headers());
         exchange.switchProtocols();
         // After the response head phase: the switch is this hop's too, so these two are written by this hop.
         response.headers().set(HttpHeaders.CONNECTION, HttpHeaders.UPGRADE);

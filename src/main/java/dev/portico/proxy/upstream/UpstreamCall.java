@@ -69,7 +69,8 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
 
     void start() {
         exchange.onClientGone(this::clientGone);
-        UpstreamTarget first = stage.group().pick(exchange.loop(), 0, System.nanoTime());
+        // The request is handed over: a hash or a sticky cookie may pick by what it carries.
+        UpstreamTarget first = stage.group().pick(exchange, 0, System.nanoTime());
         if (first == null) {
             fail(LocalReason.NO_HEALTHY_UPSTREAM, "No upstream of this vhost is available");
             return;
@@ -104,6 +105,9 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         retries.after(next, target -> {
             if (!clientGone) {
                 attempt(target);
+            } else {
+                stage.group().finished(exchange.loop(), target, -1);
+                stage.group().abandoned(target);
             }
         });
     }
@@ -283,16 +287,24 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         }
     }
 
-    /** Drops the response of this attempt (nobody will see it) and lets the drain release the pool. */
+    /**
+     * Drops the response of this attempt (nobody will see it) and lets the drain release the pool; for the selector
+     * the attempt is over now.
+     */
     void discard(HttpClientResponse response) {
         DiscardedResponse.drain(response, upstreamRequest, pool, deadlines(), stage.readTimeoutMillis());
-        pool = null;
+        if (pool != null) {
+            pool = null;
+            stage.group().finished(exchange.loop(), target, exchange.upstream().nanos());
+        }
     }
 
+    /** The attempt is over: its connection goes back, and the selector hears it (requests in flight, latency). */
     void releasePool() {
         if (pool != null) {
             pool.release();
             pool = null;
+            stage.group().finished(exchange.loop(), target, exchange.upstream().nanos());
         }
     }
 

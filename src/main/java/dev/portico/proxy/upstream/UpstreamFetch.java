@@ -49,7 +49,8 @@ final class UpstreamFetch {
                 .setHost(target.peerHost())
                 .setMethod(HttpMethod.GET)
                 .setURI(target.uriFor(pathAndQuery));
-        Fetch fetch = new Fetch(UpstreamClients.of(loop).readDeadlines(), stage.readTimeoutMillis(), maxBody, pool);
+        Fetch fetch = new Fetch(UpstreamClients.of(loop).readDeadlines(), stage.readTimeoutMillis(), maxBody, pool,
+                () -> stage.group().finished(loop, target, -1));
         pool.client().request(options).onComplete(connected -> {
             if (connected.failed()) {
                 stage.group().report(loop, target, AttemptOutcome.CONNECT_FAILED, System.nanoTime());
@@ -83,12 +84,16 @@ final class UpstreamFetch {
         private final long timeoutNanos;
         private final long maxBody;
         private final UpstreamClients.PooledClient pool;
+        /** Tells the selector the attempt is over. */
+        private final Runnable finished;
         private final Promise<SubResponse> result = Promise.promise();
         private HttpClientRequest request;
         private Buffer body = Buffer.buffer();
         private boolean released;
 
-        Fetch(ReadDeadlines deadlines, long timeoutMillis, long maxBody, UpstreamClients.PooledClient pool) {
+        Fetch(ReadDeadlines deadlines, long timeoutMillis, long maxBody, UpstreamClients.PooledClient pool,
+              Runnable finished) {
+            this.finished = finished;
             this.deadlines = deadlines;
             this.timeoutMillis = timeoutMillis;
             this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
@@ -146,6 +151,7 @@ final class UpstreamFetch {
             if (!released) {
                 released = true;
                 pool.release();
+                finished.run();
             }
         }
     }

@@ -1,13 +1,17 @@
 package dev.portico.proxy.upstream.balance;
 
+import dev.portico.proxy.core.Exchange;
+
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * nginx's smooth weighted round robin, expanded once at compile time into a schedule (weights 3 and 1 give a, a, b,
  * a) so that picking is an array walk with a cursor kept per event loop. An upstream passive health took out, or one
  * this request already tried, is skipped; as in nginx, a lone upstream is never taken out: there is nothing to fail
- * over to.
+ * over to. An upstream in its slow start keeps its places in the schedule but takes each only with the probability of
+ * its share of weight, which scales its traffic by that share.
  */
 public final class SmoothWeightedRoundRobin implements UpstreamSelector<SmoothWeightedRoundRobin.Cursor> {
 
@@ -25,7 +29,15 @@ public final class SmoothWeightedRoundRobin implements UpstreamSelector<SmoothWe
      */
     public SmoothWeightedRoundRobin(List<String> origins, int[] weights) {
         this.schedule = schedule(weights);
-        this.compatibility = List.of("smooth-weighted-round-robin", List.copyOf(origins), Arrays.stream(weights).boxed().toList());
+        this.compatibility = compatibility("smooth-weighted-round-robin", origins, weights);
+    }
+
+    /**
+     * A selector's {@link UpstreamSelector#compatibility()}: its policy, and the upstreams and weights its loop states
+     * index into.
+     */
+    static Object compatibility(String policy, List<String> upstreams, int[] weights) {
+        return List.of(policy, List.copyOf(upstreams), Arrays.stream(weights).boxed().toList());
     }
 
     @Override
@@ -34,15 +46,31 @@ public final class SmoothWeightedRoundRobin implements UpstreamSelector<SmoothWe
     }
 
     @Override
-    public int pick(Cursor cursor, UpstreamAvailability upstreams, long tried, long nowNanos) {
+    public int pick(Cursor cursor, UpstreamAvailability upstreams, Exchange request, long tried, long nowNanos) {
+        return pick(cursor, upstreams, tried, nowNanos);
+    }
+
+    /** The next upstream in the schedule that is available and not excluded by {@code tried}, or -1. */
+    int pick(Cursor cursor, UpstreamAvailability upstreams, long tried, long nowNanos) {
         boolean alone = upstreams.size() == 1;
+        int passedOver = -1;
         for (int i = 0; i < schedule.length; i++) {
             int position = (cursor.position + i) % schedule.length;
             int index = schedule[position];
             if ((tried & (1L << index)) == 0 && (alone || upstreams.available(index, nowNanos))) {
+                double share = upstreams.weightShare(index, nowNanos);
+                if (share < 1.0 && ThreadLocalRandom.current().nextDouble() >= share) {
+                    // Ramping up: this turn goes to the next one, unless there is none.
+                    passedOver = passedOver < 0 ? position : passedOver;
+                    continue;
+                }
                 cursor.position = position + 1;
                 return index;
             }
+        }
+        if (passedOver >= 0) {
+            cursor.position = passedOver + 1;
+            return schedule[passedOver];
         }
         return -1;
     }

@@ -1,16 +1,19 @@
 package dev.portico.proxy.upstream.balance;
 
+import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.LoopState;
+import io.vertx.core.MultiMap;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * A vhost's upstreams, the policy that picks among them ({@link UpstreamSelector}; today nginx's smooth weighted round
- * robin) and the vhost's per-loop selector states, which outlive snapshots while the policy's compatibility holds
- * ({@link UpstreamRuntime}). Immutable and shared by every event loop.
+ * A vhost's upstreams, the policy that picks among them ({@link UpstreamSelector}, by the vhost's {@code balance}) and
+ * the vhost's per-loop selector states, which outlive snapshots while the policy's compatibility holds
+ * ({@link UpstreamRuntime}). Backups are offered to the policy only when no primary may take the attempt (nginx's and
+ * HAProxy's {@code backup}); a slow start scales the weight of an upstream that came back. Immutable and shared by
+ * every event loop.
  */
 public final class UpstreamGroup implements UpstreamAvailability {
 
@@ -21,20 +24,26 @@ public final class UpstreamGroup implements UpstreamAvailability {
     private final UpstreamSelector<Object> selector;
     private final UpstreamRuntime runtime;
     private final UpstreamWatch[] watches;
+    /** Bit i set when upstream i is a backup. */
+    private final long backups;
+    private final long primaries;
+    /** Null when off. */
+    private final SlowStart slowStart;
 
     /**
      * @param runtime the vhost's selector states: claim it with {@code selector.compatibility()}
      */
     public UpstreamGroup(List<UpstreamTarget> targets, UpstreamSelector<?> selector, UpstreamRuntime runtime) {
-        this(targets, selector, runtime, null);
+        this(targets, selector, runtime, null, null);
     }
 
     /**
      * @param watches each target's active check and outlier detection, in the same order; null for none
+     * @param slowStart how an upstream that came back ramps up; null for no slow start
      */
     @SuppressWarnings("unchecked")
     public UpstreamGroup(List<UpstreamTarget> targets, UpstreamSelector<?> selector, UpstreamRuntime runtime,
-                         UpstreamWatch[] watches) {
+                         UpstreamWatch[] watches, SlowStart slowStart) {
         if (targets.isEmpty() || targets.size() > MAX_UPSTREAMS) {
             throw new IllegalArgumentException("a group has 1 to " + MAX_UPSTREAMS + " upstreams");
         }
@@ -48,17 +57,15 @@ public final class UpstreamGroup implements UpstreamAvailability {
         // selector's type.
         this.selector = (UpstreamSelector<Object>) selector;
         this.runtime = runtime;
-    }
-
-    /** nginx's smooth weighted round robin over {@code targets}, by their weights. */
-    public static UpstreamSelector<?> roundRobin(List<UpstreamTarget> targets) {
-        List<String> origins = new ArrayList<>(targets.size());
-        int[] weights = new int[targets.size()];
-        for (int i = 0; i < weights.length; i++) {
-            origins.add(targets.get(i).spec().origin());
-            weights[i] = targets.get(i).spec().weight();
+        this.slowStart = slowStart;
+        long backupMask = 0;
+        for (int i = 0; i < this.targets.length; i++) {
+            if (this.targets[i].spec().backup()) {
+                backupMask |= 1L << i;
+            }
         }
-        return new SmoothWeightedRoundRobin(origins, weights);
+        this.backups = backupMask;
+        this.primaries = backupMask == 0 ? 0 : ~backupMask;
     }
 
     @Override
@@ -66,9 +73,20 @@ public final class UpstreamGroup implements UpstreamAvailability {
         return targets.length;
     }
 
+    /**
+     * As nginx: a lone upstream is never taken out by passive health, there is nothing to fail over to; an active
+     * check that has not passed does take it out (that is what the check is for), and outlier detection decides for
+     * itself (it never ejects a lone upstream either).
+     */
     @Override
     public boolean available(int index, long nowNanos) {
-        return targets[index].health().available(nowNanos) && watches[index].available(nowNanos);
+        return (targets.length == 1 || targets[index].health().available(nowNanos))
+                && watches[index].available(nowNanos);
+    }
+
+    @Override
+    public double weightShare(int index, long nowNanos) {
+        return slowStart == null ? 1.0 : slowStart.share(targets[index].health().cameBackAtNanos(), nowNanos);
     }
 
     public UpstreamTarget target(int index) {
@@ -81,17 +99,41 @@ public final class UpstreamGroup implements UpstreamAvailability {
      * @param tried bit i set when target i was already tried
      */
     public UpstreamTarget pick(LoopState loop, long tried, long nowNanos) {
-        // A lone upstream is never taken out by passive health (the selectors use it regardless), but one whose
-        // active check has not passed gets nothing: that is what the check is for.
-        if (targets.length == 1 && !watches[0].available(nowNanos)) {
-            return null;
+        return pick(loop, null, tried, nowNanos);
+    }
+
+    /** As {@link #pick(LoopState, long, long)}, for a client's request, which a hash or a cookie may be read from. */
+    public UpstreamTarget pick(Exchange request, long tried, long nowNanos) {
+        return pick(request.loop(), request, tried, nowNanos);
+    }
+
+    private UpstreamTarget pick(LoopState loop, Exchange request, long tried, long nowNanos) {
+        Object state = runtime.loopState(selector, loop.index());
+        int index = selector.pick(state, this, request, tried | backups, nowNanos);
+        if (index < 0 && backups != 0) {
+            index = selector.pick(state, this, request, tried | primaries, nowNanos);
         }
-        int index = selector.pick(runtime.loopState(selector, loop.index()), this, tried, nowNanos);
         if (index < 0) {
             return null;
         }
         watches[index].attempted();
         return targets[index];
+    }
+
+    /**
+     * The attempt on {@code target} that {@link #pick} started is over (its response ended, or it failed): call once
+     * per pick, on the loop that picked.
+     *
+     * @param headNanos the time from connecting to the response head, or -1 when none came
+     */
+    public void finished(LoopState loop, UpstreamTarget target, long headNanos) {
+        selector.finished(runtime.loopState(selector, loop.index()), target.index(), headNanos, System.nanoTime());
+    }
+
+    /** The response of {@code target} is about to go to the client: the policy may add fields (a sticky cookie). */
+    public void responding(Exchange request, UpstreamTarget target, MultiMap responseHeaders) {
+        selector.responding(runtime.loopState(selector, request.loop().index()), target.index(), request,
+                responseHeaders);
     }
 
     /**

@@ -14,6 +14,11 @@ public final class UpstreamHealth {
     private final AtomicInteger failures = new AtomicInteger();
     private volatile long downUntilNanos;
     private volatile boolean down;
+    /** When a request last succeeded on this upstream after it was out ({@link #NEVER} if it never came back). */
+    private volatile long cameBackAtNanos = NEVER;
+
+    /** {@link #cameBackAtNanos()} of an upstream that was never out. */
+    public static final long NEVER = Long.MIN_VALUE;
 
     public UpstreamHealth(int maxFails, long failTimeoutNanos) {
         this.maxFails = Math.max(1, maxFails);
@@ -30,6 +35,7 @@ public final class UpstreamHealth {
             failures.set(0);
         }
         if (down) {
+            cameBackAtNanos = System.nanoTime();
             down = false;
         }
     }
@@ -39,6 +45,11 @@ public final class UpstreamHealth {
             downUntilNanos = nowNanos + failTimeoutNanos;
             down = true;
         }
+    }
+
+    /** When this upstream last became available again after being out (slow start ramps from there), or {@link #NEVER}. */
+    public long cameBackAtNanos() {
+        return cameBackAtNanos;
     }
 
     /** For status reporting: out and not yet due for a probe. */

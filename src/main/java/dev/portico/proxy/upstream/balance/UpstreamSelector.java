@@ -1,5 +1,8 @@
 package dev.portico.proxy.upstream.balance;
 
+import dev.portico.proxy.core.Exchange;
+import io.vertx.core.MultiMap;
+
 /**
  * Chooses the upstream for each attempt of a request (Pingora's upstream peer phase) and hears how each attempt went.
  * The seam for load-balancing policies: one instance per vhost and compile, immutable and shared by every event
@@ -16,14 +19,29 @@ public interface UpstreamSelector<S> {
 
     /**
      * The upstream for this attempt, as an index into the vhost's upstreams, or -1 when every one was tried or none
-     * is available.
+     * is available. The attempt it starts ends with {@link #finished}.
      *
-     * @param tried bit i set when upstream i was already tried for this request
+     * @param request the client's request (what a hash or a sticky cookie is read from); null for a request Portico
+     *                makes itself, such as a cache refresh
+     * @param tried   bit i set when upstream i was already tried for this request, or may not be used for it (a
+     *                backup while a primary may be)
      */
-    int pick(S state, UpstreamAvailability upstreams, long tried, long nowNanos);
+    int pick(S state, UpstreamAvailability upstreams, Exchange request, long tried, long nowNanos);
 
     /** How an attempt on upstream {@code index} went. */
     default void report(S state, int index, AttemptOutcome outcome, long nowNanos) {
+    }
+
+    /**
+     * The attempt on upstream {@code index} is over: its response ended, or it failed. Called once per pick.
+     *
+     * @param headNanos the time from connecting to the response head, or -1 when no head came
+     */
+    default void finished(S state, int index, long headNanos, long nowNanos) {
+    }
+
+    /** The response of upstream {@code index} is about to go to the client: a policy may add fields to it. */
+    default void responding(S state, int index, Exchange request, MultiMap responseHeaders) {
     }
 
     /**
