@@ -84,6 +84,9 @@ final class RetrySettingsCheck {
         if (spec.connectFailure()) {
             on.add("connect_failure");
         }
+        if (spec.reset()) {
+            on.add("reset");
+        }
         return new RetryDefinition(on, spec.attempts(), null, DurationText.format(spec.backoff()),
                 DurationText.format(spec.maxBackoff()), ByteSizeText.format(spec.bufferBytes()), spec.budget(),
                 spec.minRetriesPerSecond());

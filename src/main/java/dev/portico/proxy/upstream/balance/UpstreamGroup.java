@@ -73,15 +73,10 @@ public final class UpstreamGroup implements UpstreamAvailability {
         return targets.length;
     }
 
-    /**
-     * As nginx: a lone upstream is never taken out by passive health, there is nothing to fail over to; an active
-     * check that has not passed does take it out (that is what the check is for), and outlier detection decides for
-     * itself (it never ejects a lone upstream either).
-     */
+    /** Passive health, the active check and outlier detection all let upstream {@code index} take requests. */
     @Override
     public boolean available(int index, long nowNanos) {
-        return (targets.length == 1 || targets[index].health().available(nowNanos))
-                && watches[index].available(nowNanos);
+        return targets[index].health().available(nowNanos) && watches[index].available(nowNanos);
     }
 
     @Override
@@ -108,6 +103,11 @@ public final class UpstreamGroup implements UpstreamAvailability {
     }
 
     private UpstreamTarget pick(LoopState loop, Exchange request, long tried, long nowNanos) {
+        // The policies use a lone upstream whatever passive health says, but one whose active check has not passed
+        // gets nothing: that is what the check is for.
+        if (targets.length == 1 && !watches[0].available(nowNanos)) {
+            return null;
+        }
         Object state = runtime.loopState(selector, loop.index());
         int index = selector.pick(state, this, request, tried | backups, nowNanos);
         if (index < 0 && backups != 0) {
