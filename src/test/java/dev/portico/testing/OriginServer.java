@@ -55,7 +55,12 @@ public final class OriginServer implements AutoCloseable {
     }
 
     public static OriginServer start(String name, String host) {
-        return start(name, new HttpServerOptions().setHost(host));
+        return start(name, host, 0);
+    }
+
+    /** An origin on {@code host} and {@code port} (0: any free one). */
+    public static OriginServer start(String name, String host, int port) {
+        return start(name, new HttpServerOptions().setHost(host).setPort(port));
     }
 
     /**
@@ -63,14 +68,14 @@ public final class OriginServer implements AutoCloseable {
      * hold does not grow with the kernel's autotuning: for tests that bound the bytes in flight.
      */
     public static OriginServer withFixedSocketBuffers(String name, int socketBufferBytes) {
-        return start(name, new HttpServerOptions().setHost("127.0.0.1").setSendBufferSize(socketBufferBytes)
+        return start(name, new HttpServerOptions().setHost("127.0.0.1").setPort(0).setSendBufferSize(socketBufferBytes)
                 .setReceiveBufferSize(socketBufferBytes));
     }
 
     private static OriginServer start(String name, HttpServerOptions options) {
         Vertx vertx = TestVertx.get();
         OriginServer[] self = new OriginServer[1];
-        HttpServer server = vertx.createHttpServer(options.setPort(0).setHandle100ContinueAutomatically(true))
+        HttpServer server = vertx.createHttpServer(options.setHandle100ContinueAutomatically(true))
                 .requestHandler(request -> self[0].handle(request));
         self[0] = new OriginServer(name, server);
         TestVertx.await(server.listen());

@@ -41,6 +41,8 @@ public class SnapshotReloader {
     private volatile String certificateProblem;
     private volatile SessionTicketKeys ticketKeys = SessionTicketKeys.NONE;
     private volatile OcspStaples staples = OcspStaples.NONE;
+    /** What the published snapshot was compiled from, for {@link #recompile}; null before the first publish. */
+    private VhostSource.Loaded published;
 
     public SnapshotReloader(VhostSource source, SnapshotCompiler compiler, SnapshotHolder holder) {
         this.source = source;
@@ -102,6 +104,7 @@ public class SnapshotReloader {
                 return false;
             }
             holder.publish(snapshot.withTicketKeys(ticketKeys).withStaples(staples));
+            published = loaded;
             certificateProblem = loaded.certificateProblem();
             if (certificateProblem != null) {
                 LOG.errorf("Snapshot version %d serves without some certificates: %s", snapshot.version(),
@@ -140,6 +143,34 @@ public class SnapshotReloader {
         try {
             staples = responses;
             republish();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Compiles the published configuration again, without reading the database, and publishes it under the same
+     * version: for what changes beside the configuration and reshapes the compiled vhosts (the addresses DNS gives
+     * for upstream host names). Nothing happens before the first publish, which compiles with them anyway.
+     *
+     * @return whether a snapshot was published
+     */
+    public boolean recompile() {
+        lock.lock();
+        try {
+            VhostSource.Loaded loaded = published;
+            if (loaded == null || stopping) {
+                return false;
+            }
+            RoutingSnapshot snapshot;
+            try {
+                snapshot = compiler.compile(holder.current().version(), loaded.vhosts(), loaded.tls());
+            } catch (RuntimeException e) {
+                LOG.errorf("Recompiling snapshot version %d failed: %s", holder.current().version(), rootMessage(e));
+                return false;
+            }
+            holder.publish(snapshot.withTicketKeys(ticketKeys).withStaples(staples));
+            return true;
         } finally {
             lock.unlock();
         }

@@ -1,20 +1,20 @@
 package dev.portico.proxy.route;
 
-import dev.portico.proxy.upstream.UpstreamSettings;
-import dev.portico.proxy.core.DataPlaneSettings;
 import dev.portico.cache.CacheRegistry;
 import dev.portico.cache.ResponseStore;
 import dev.portico.http.TrustedProxies;
 import dev.portico.http.coding.CompressionPolicy;
 import dev.portico.proxy.core.CompiledVhost;
+import dev.portico.proxy.core.DataPlaneSettings;
 import dev.portico.proxy.core.Stage;
 import dev.portico.proxy.core.StatsRegistry;
 import dev.portico.proxy.core.VhostRuntime;
 import dev.portico.proxy.headers.HeaderRulesStage;
 import dev.portico.proxy.upstream.ForwardStage;
-import dev.portico.proxy.upstream.balance.UpstreamRuntime;
+import dev.portico.proxy.upstream.UpstreamSettings;
 import dev.portico.proxy.upstream.balance.UpstreamGroup;
 import dev.portico.proxy.upstream.balance.UpstreamHealth;
+import dev.portico.proxy.upstream.balance.UpstreamRuntime;
 import dev.portico.proxy.upstream.balance.UpstreamSelector;
 import dev.portico.proxy.upstream.balance.UpstreamTarget;
 import dev.portico.proxy.upstream.balance.UpstreamTls;
@@ -25,16 +25,19 @@ import dev.portico.vhost.CompileException;
 import dev.portico.vhost.UpstreamSpec;
 import dev.portico.vhost.VhostSpec;
 import jakarta.inject.Singleton;
+import org.jboss.logging.Logger;
 
-import java.util.UUID;
+import java.net.InetAddress;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -47,6 +50,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 @Singleton
 public class SnapshotCompiler {
+
+    private static final Logger LOG = Logger.getLogger(SnapshotCompiler.class);
 
     private final StatsRegistry stats;
     private final CacheRegistry caches;
@@ -62,6 +67,8 @@ public class SnapshotCompiler {
     /** The vhosts' state across snapshots, by vhost id, as the last compile for publishing left it. */
     private Map<UUID, VhostRuntime> runtimes = new HashMap<>();
     private final AtomicBoolean compiling = new AtomicBoolean();
+    /** What DNS answered for upstream host names; each compile expands the names it has. */
+    private volatile UpstreamAddresses addresses = UpstreamAddresses.NONE;
     /** Active checks and the vhosts' upstream states, kept in step with the published snapshots. */
     private final UpstreamHealthService healthService;
 
@@ -150,6 +157,14 @@ public class SnapshotCompiler {
         return viaPseudonym;
     }
 
+    /**
+     * Makes the next compiles expand upstream host names into {@code resolved}'s addresses; the caller recompiles
+     * to apply them ({@code SnapshotReloader.recompile}).
+     */
+    public void useAddresses(UpstreamAddresses resolved) {
+        this.addresses = resolved;
+    }
+
     /** Passive health of an upstream origin with the default TLS settings, if any vhost uses it. */
     public UpstreamHealth healthOf(String origin) {
         return health.get(origin);
@@ -207,30 +222,42 @@ public class SnapshotCompiler {
     private UpstreamGroup group(VhostSpec spec, int connectTimeout, boolean bind, Set<String> poolKeys,
                                 VhostRuntime runtime, Map<String, TlsTable.Entry> certificates) {
         List<UpstreamTarget> targets = new ArrayList<>(spec.upstreams().size());
+        UpstreamAddresses resolved = addresses;
         VhostUpstreams states = runtime.claim(VhostUpstreams.KEY, VhostUpstreams.COMPATIBILITY, VhostUpstreams::new);
         List<VhostUpstreams.Binding> bindings = new ArrayList<>(spec.upstreams().size());
         for (UpstreamSpec upstream : spec.upstreams()) {
             UpstreamTls.ClientCertificate clientCertificate = clientCertificate(upstream, certificates);
-            String healthKey = UpstreamTarget.healthKey(upstream, clientCertificate);
-            UpstreamHealth upstreamHealth = bind
-                    ? health.computeIfAbsent(healthKey, o -> new UpstreamHealth(maxFails, failTimeoutNanos))
-                    : new UpstreamHealth(maxFails, failTimeoutNanos);
-            if (bind) {
-                healthKeysInUse.add(healthKey);
+            // A host name DNS answered for is one upstream per address; anything else is connected to as written.
+            List<InetAddress> hostAddresses = resolved.of(upstream.host());
+            List<InetAddress> each = hostAddresses == null ? Collections.singletonList(null) : hostAddresses;
+            for (InetAddress address : each) {
+                if (targets.size() == UpstreamGroup.MAX_UPSTREAMS) {
+                    LOG.warnf("vhost '%s': its upstreams' addresses make more than %d upstreams; the rest are left "
+                            + "out", spec.name(), UpstreamGroup.MAX_UPSTREAMS);
+                    break;
+                }
+                String healthKey = UpstreamTarget.healthKey(upstream, address, clientCertificate);
+                UpstreamHealth upstreamHealth = bind
+                        ? health.computeIfAbsent(healthKey, o -> new UpstreamHealth(maxFails, failTimeoutNanos))
+                        : new UpstreamHealth(maxFails, failTimeoutNanos);
+                if (bind) {
+                    healthKeysInUse.add(healthKey);
+                }
+                UpstreamTarget target = UpstreamTarget.of(targets.size(), upstream, address, connectTimeout,
+                        upstreamHealth, clientCertificate);
+                if (bind && address == each.get(0)) {
+                    target.tls().warnIfUnverified(spec.name(), upstream);
+                }
+                poolKeys.add(target.poolKey());
+                targets.add(target);
+                // Each resolved address is an upstream of its own, checked and shown apart.
+                String label = address == null ? upstream.url() : upstream.url() + " [" + address.getHostAddress() + "]";
+                // A dry run starts no check: its upstreams count as healthy.
+                HealthChecker checker = bind && spec.healthCheck() != null
+                        ? healthService.checkers().use(target, healthKey, spec.healthCheck(), states.seedOf(label))
+                        : null;
+                bindings.add(new VhostUpstreams.Binding(label, checker, upstreamHealth));
             }
-            UpstreamTarget target = UpstreamTarget.of(targets.size(), upstream, connectTimeout, upstreamHealth,
-                    clientCertificate);
-            if (bind) {
-                target.tls().warnIfUnverified(spec.name(), upstream);
-            }
-            poolKeys.add(target.poolKey());
-            targets.add(target);
-            // A dry run starts no check: its upstreams count as healthy.
-            HealthChecker checker = bind && spec.healthCheck() != null
-                    ? healthService.checkers().use(target, healthKey, spec.healthCheck(),
-                            states.seedOf(upstream.url()))
-                    : null;
-            bindings.add(new VhostUpstreams.Binding(upstream.url(), checker, upstreamHealth));
         }
         UpstreamSelector<?> selector = UpstreamGroup.roundRobin(targets);
         // The loops' cursors carry over while the upstreams and their weights stay the same.

@@ -86,8 +86,9 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         exchange.upstream().started(next.spec().origin());
         RequestOptions options = new RequestOptions()
                 .setServer(next.server())
-                // Null but for an upstream with tls.serverName: the name its pool sends in SNI and verifies.
-                .setHost(next.tls().serverName())
+                // The name sent in SNI and verified when it is not the server's own host: tls.serverName, or the
+                // URL's host name when connecting to one of its addresses.
+                .setHost(next.peerHost())
                 .setMethod(exchange.request().method())
                 .setURI(next.uriFor(exchange.target().pathAndQuery()));
         upgrading = stage.forwardsUpgrade(exchange, next);

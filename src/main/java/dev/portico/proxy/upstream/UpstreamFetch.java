@@ -45,8 +45,8 @@ final class UpstreamFetch {
         UpstreamClients.PooledClient pool = UpstreamClients.of(loop).acquire(target, stage.connectTimeoutMillis());
         RequestOptions options = new RequestOptions()
                 .setServer(target.server())
-                // Null but for an upstream with tls.serverName: the name its pool sends in SNI and verifies.
-                .setHost(target.tls().serverName())
+                // As UpstreamCall: tls.serverName, or the host name when connecting to one of its addresses.
+                .setHost(target.peerHost())
                 .setMethod(HttpMethod.GET)
                 .setURI(target.uriFor(pathAndQuery));
         Fetch fetch = new Fetch(UpstreamClients.of(loop).readDeadlines(), stage.readTimeoutMillis(), maxBody, pool);

@@ -4,6 +4,8 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 
 /** Defaults for connections to upstreams. Settings under {@code portico.upstream.*}. */
 @ConfigMapping(prefix = "portico.upstream")
@@ -23,4 +25,27 @@ public interface UpstreamSettings {
     /** How long a failed upstream stays out before one request probes it (nginx {@code fail_timeout}). */
     @WithDefault("10s")
     Duration failTimeout();
+
+    /** Resolving upstream host names; settings under {@code portico.upstream.dns.*}. */
+    Dns dns();
+
+    interface Dns {
+        /**
+         * DNS servers ({@code host:port}, port 53 when left out) asked for upstream host names; by default those of
+         * {@code /etc/resolv.conf}. Names in {@code /etc/hosts} are taken from there.
+         */
+        Optional<List<String>> servers();
+
+        /** Shortest time an answer is kept, whatever its TTL says (a TTL of 0 would mean a query per request). */
+        @WithDefault("5s")
+        Duration minTtl();
+
+        /** Longest time an answer is kept, so a changed record is seen within this even under a long TTL. */
+        @WithDefault("300s")
+        Duration maxTtl();
+
+        /** How long one query may take; a name that fails keeps its last addresses and is asked again at min-ttl. */
+        @WithDefault("2s")
+        Duration timeout();
+    }
 }

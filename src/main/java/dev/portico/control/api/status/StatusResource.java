@@ -6,6 +6,7 @@ import dev.portico.control.snapshot.SnapshotReloader;
 import dev.portico.proxy.route.RoutingSnapshot;
 import dev.portico.proxy.route.SnapshotHolder;
 import dev.portico.proxy.route.UpstreamHealthService;
+import dev.portico.proxy.route.UpstreamResolver;
 import dev.portico.proxy.server.DataPlaneServer;
 import dev.portico.telemetry.accesslog.AccessLog;
 import dev.portico.vhost.StaticSpec;
@@ -34,10 +35,12 @@ public class StatusResource {
     private final SnapshotReloader reloader;
     private final DataPlaneServer dataPlane;
     private final AccessLog accessLog;
+    private final UpstreamResolver resolver;
     private final UpstreamHealthService upstreamHealth;
 
     public StatusResource(SnapshotHolder snapshots, SnapshotReloader reloader, DataPlaneServer dataPlane,
-                          AccessLog accessLog, UpstreamHealthService upstreamHealth) {
+                          AccessLog accessLog, UpstreamResolver resolver, UpstreamHealthService upstreamHealth) {
+        this.resolver = resolver;
         this.upstreamHealth = upstreamHealth;
         this.snapshots = snapshots;
         this.reloader = reloader;
@@ -63,6 +66,8 @@ public class StatusResource {
                 dataPlane.inFlight(), snapshot.viaPseudonym(), staticRootWarnings(snapshot),
                 AccessLogView.of(accessLog.status()), CertificateWarnings.of(dataPlane.presentedCertificates(),
                         reloader.certificateProblem(), Instant.now()),
+                resolver.problems().stream()
+                        .map(p -> new StatusView.DnsProblem(p.name(), p.error(), p.since())).toList(),
                 upstreamHealth.vhostsWithoutHealthyUpstream());
     }
 
