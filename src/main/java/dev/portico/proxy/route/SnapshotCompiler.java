@@ -275,13 +275,13 @@ public class SnapshotCompiler {
                 }
                 poolKeys.add(target.poolKey());
                 targets.add(target);
-                // Each address of a host name is an upstream of its own in the states the API shows.
-                String name = address == null ? upstream.url() : upstream.url() + " (" + address.getHostAddress() + ")";
+                // Each resolved address is an upstream of its own, checked and shown apart.
+                String label = address == null ? upstream.url() : upstream.url() + " [" + address.getHostAddress() + "]";
                 // A dry run starts no check: its upstreams count as healthy.
                 HealthChecker checker = bind && spec.healthCheck() != null
-                        ? healthService.checkers().use(target, healthKey, spec.healthCheck(), states.seedOf(name))
+                        ? healthService.checkers().use(target, healthKey, spec.healthCheck(), states.seedOf(label))
                         : null;
-                bindings.add(new VhostUpstreams.Binding(name, checker, upstreamHealth));
+                bindings.add(new VhostUpstreams.Binding(label, checker, upstreamHealth));
             }
         }
         BalanceSpec balance = spec.balance();

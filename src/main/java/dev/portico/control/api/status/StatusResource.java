@@ -35,13 +35,13 @@ public class StatusResource {
     private final SnapshotReloader reloader;
     private final DataPlaneServer dataPlane;
     private final AccessLog accessLog;
-    private final UpstreamHealthService upstreamHealth;
     private final UpstreamResolver resolver;
+    private final UpstreamHealthService upstreamHealth;
 
     public StatusResource(SnapshotHolder snapshots, SnapshotReloader reloader, DataPlaneServer dataPlane,
-                          AccessLog accessLog, UpstreamHealthService upstreamHealth, UpstreamResolver resolver) {
-        this.upstreamHealth = upstreamHealth;
+                          AccessLog accessLog, UpstreamResolver resolver, UpstreamHealthService upstreamHealth) {
         this.resolver = resolver;
+        this.upstreamHealth = upstreamHealth;
         this.snapshots = snapshots;
         this.reloader = reloader;
         this.dataPlane = dataPlane;
@@ -66,9 +66,9 @@ public class StatusResource {
                 dataPlane.inFlight(), snapshot.viaPseudonym(), staticRootWarnings(snapshot),
                 AccessLogView.of(accessLog.status()), CertificateWarnings.of(dataPlane.presentedCertificates(),
                         reloader.certificateProblem(), Instant.now()),
-                upstreamHealth.vhostsWithoutHealthyUpstream(),
                 resolver.problems().stream()
-                        .map(p -> new StatusView.DnsProblem(p.name(), p.error(), p.since())).toList());
+                        .map(p -> new StatusView.DnsProblem(p.name(), p.error(), p.since())).toList(),
+                upstreamHealth.vhostsWithoutHealthyUpstream());
     }
 
     private static List<StatusView.StaticRootWarning> staticRootWarnings(RoutingSnapshot snapshot) {

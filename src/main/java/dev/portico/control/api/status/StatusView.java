@@ -26,12 +26,12 @@ public record StatusView(
         @Schema(description = "Certificates the TLS listener presents that expire within 14 days or have expired, "
                 + "and why the served snapshot lacks stored certificates (e.g. no secret key)")
         List<CertificateWarning> certificateWarnings,
-        @Schema(description = "Served vhosts none of whose upstreams takes traffic now (unknown, unhealthy, ejected): "
-                + "their requests get 503 no_healthy_upstream; GET /api/v1/vhosts/{id}/upstreams says why")
-        List<String> vhostsWithoutHealthyUpstream,
         @Schema(description = "Upstream host names whose last DNS query failed: their upstreams keep the addresses "
                 + "of the last answer (or are connected to by name when there was none)")
-        List<DnsProblem> dnsProblems) {
+        List<DnsProblem> dnsProblems,
+        @Schema(description = "Served vhosts none of whose upstreams takes traffic now (unknown, unhealthy, ejected): "
+                + "their requests get 503 no_healthy_upstream; GET /api/v1/vhosts/{id}/upstreams says why")
+        List<String> vhostsWithoutHealthyUpstream) {
 
     /** An upstream host name DNS does not answer for now. */
     @Schema(name = "DnsProblem")

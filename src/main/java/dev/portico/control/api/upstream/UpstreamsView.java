@@ -17,7 +17,8 @@ public record UpstreamsView(
     /** One upstream's state and counters. */
     @Schema(name = "UpstreamHealth")
     public record Upstream(
-            @Schema(description = "The upstream's URL as configured", example = "http://10.0.0.5:8080")
+            @Schema(description = "The upstream's URL as configured; when DNS resolved its host name, one entry per "
+                    + "address, named in brackets", example = "http://api.internal:8080 [10.0.0.5]")
             String url,
             @Schema(description = "unknown: checks are on and none has passed yet (no traffic); healthy; unhealthy: "
                     + "active checks failed; ejected: passive health took it out for a while; draining: removed "

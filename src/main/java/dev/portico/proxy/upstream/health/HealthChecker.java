@@ -181,7 +181,7 @@ public final class HealthChecker {
         }
         RequestOptions request = new RequestOptions()
                 .setServer(target.server())
-                .setHost(target.tls().serverName())
+                .setHost(target.peerHost())
                 .setMethod(HttpMethod.valueOf(spec.method()))
                 .setURI(spec.path());
         http.request(request).onComplete(opened -> {
