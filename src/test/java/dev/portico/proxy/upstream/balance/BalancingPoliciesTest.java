@@ -158,7 +158,7 @@ class BalancingPoliciesTest extends DataPlaneTestSupport {
                 .add(new JsonObject().put("url", second.url()))));
         ProxyClient client = client();
         Map<String, Integer> counts = spread(client, "spare.test", 20, 1);
-        assertEquals(Map.of("first", 10, "second", 10), counts);
+        assertEquals(Set.of("first", "second"), counts.keySet(), "primaries up: no backup");
         first.close();
         counts = spread(client, "spare.test", 10, 1);
         assertEquals(Map.of("second", 10), counts, "one primary left: still no backup");
