@@ -36,13 +36,10 @@ public record RetrySpec(boolean connectFailure, boolean timeout, boolean reset, 
     public static final int DEFAULT_MIN_RETRIES_PER_SECOND = 10;
 
     /**
-     * What a vhost that says nothing gets: connect failures, and connections that broke before a response head
-     * (idempotent requests only), up to three tries in all, within a 20% budget. The reset is there for the race
-     * every pooling proxy meets: an origin closes an idle keep-alive connection just as a request goes out on it,
-     * which nginx's default {@code proxy_next_upstream error} retries too; a timeout is not retried by default, as it
-     * would multiply the load on a slow upstream.
+     * What a vhost that says nothing gets: connect failures retried as before (HAProxy's default {@code retry-on
+     * conn-failure}), up to three tries in all, within a 20% budget.
      */
-    public static final RetrySpec DEFAULT = new RetrySpec(true, false, true, Set.of(), DEFAULT_ATTEMPTS, null,
+    public static final RetrySpec DEFAULT = new RetrySpec(true, false, false, Set.of(), DEFAULT_ATTEMPTS, null,
             DEFAULT_BACKOFF, DEFAULT_BACKOFF.multipliedBy(MAX_BACKOFF_FACTOR), DEFAULT_BUFFER_BYTES, DEFAULT_BUDGET,
             DEFAULT_MIN_RETRIES_PER_SECOND);
 

@@ -82,9 +82,8 @@ public record VhostDefinition(
                 + "Null for no limit", minimum = "1", maximum = "1000000")
         Integer maxInFlight,
         @Schema(description = "When a failed upstream attempt is tried again (on another upstream when there is one), "
-                + "and the budget that caps how much load retries add. Null or left out: connect failures, and "
-                + "connections that broke before a response head (idempotent requests only), are retried, up to 3 "
-                + "tries, within a 20% budget")
+                + "and the budget that caps how much load retries add. Null or left out: connect failures are "
+                + "retried, up to 3 tries, within a 20% budget")
         RetryDefinition retry,
         @Schema(description = "Active health check of the upstreams; null (left out) for none, and then a new "
                 + "upstream takes traffic at once")
@@ -131,7 +130,7 @@ public record VhostDefinition(
                     + "closed or broke before a full response head), or a response status from 400 to 599 as text, "
                     + "such as \"503\". All but connect_failure retry only idempotent methods (GET, HEAD, OPTIONS, "
                     + "TRACE, PUT, DELETE). An empty list never retries",
-                    defaultValue = "[\"connect_failure\", \"reset\"]", example = "[\"connect_failure\", \"reset\", \"503\"]")
+                    defaultValue = "[\"connect_failure\"]", example = "[\"connect_failure\", \"reset\", \"503\"]")
             List<String> on,
             @Schema(description = "Tries in all, the first included, 1-10 (1 never retries)", defaultValue = "3")
             Integer attempts,

@@ -43,7 +43,7 @@ class RetryApiTest {
                 .post(VHOSTS);
 
         response.then().statusCode(201)
-                .body("retry.on", contains("connect_failure", "reset"))
+                .body("retry.on", contains("connect_failure"))
                 .body("retry.attempts", equalTo(3))
                 .body("retry.perTryTimeout", nullValue())
                 .body("retry.backoff", equalTo("25ms"))
