@@ -276,7 +276,8 @@ public class SnapshotCompiler {
                 poolKeys.add(target.poolKey());
                 targets.add(target);
                 // Each resolved address is an upstream of its own, checked and shown apart.
-                String label = address == null ? upstream.url() : upstream.url() + " [" + address.getHostAddress() + "]";
+                String label = address == null ? upstream.url()
+                        : upstream.url() + " [" + address.getHostAddress() + "]";
                 // A dry run starts no check: its upstreams count as healthy.
                 HealthChecker checker = bind && spec.healthCheck() != null
                         ? healthService.checkers().use(target, healthKey, spec.healthCheck(), states.seedOf(label))

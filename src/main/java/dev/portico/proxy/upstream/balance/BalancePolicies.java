@@ -39,8 +39,8 @@ public final class BalancePolicies {
         Map<String, Integer> seen = new HashMap<>();
         List<String> identities = new ArrayList<>(targets.size());
         for (UpstreamTarget target : targets) {
-            String host = target.server().host();
-            String url = host.equals(target.spec().host()) ? target.spec().url() : target.spec().url() + "@" + host;
+            String address = target.resolvedAddress();
+            String url = address == null ? target.spec().url() : target.spec().url() + "@" + address;
             int n = seen.merge(url, 1, Integer::sum);
             identities.add(n == 1 ? url : url + "#" + n);
         }

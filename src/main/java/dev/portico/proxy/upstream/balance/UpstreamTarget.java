@@ -65,9 +65,9 @@ public record UpstreamTarget(int index, UpstreamSpec spec, SocketAddress server,
         return spec.origin() + addressSuffix(address) + tls(spec, clientCertificate).poolKeySuffix();
     }
 
-    /** How logs and the API name this target: the origin, and the address when DNS gave it. */
-    public String label() {
-        return server.host().equals(spec.host()) ? spec.origin() : spec.origin() + " (" + server.host() + ")";
+    /** The address DNS gave for the URL's host name that this target connects to; null when it connects by the URL. */
+    public String resolvedAddress() {
+        return server.host().equals(spec.host()) ? null : server.host();
     }
 
     private static UpstreamTls tls(UpstreamSpec spec, UpstreamTls.ClientCertificate clientCertificate) {
