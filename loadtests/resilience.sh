@@ -34,7 +34,7 @@ ORIGIN_PIDS=("" "" "")
 
 start_origin() {    # start_origin INDEX
     local port=${ORIGIN_PORTS[$1]}
-    (exec taskset -c "$LOAD_CPU" java -Xmx128m "$HERE/ResilienceOrigin.java" "$port" "origin-$1") \
+    (exec taskset -c "$LOAD_CPU" java -Xmx128m -Dsun.net.httpserver.nodelay=true "$HERE/ResilienceOrigin.java" "$port" "origin-$1") \
         >>"$WORK/logs/origin-$1.log" 2>&1 &
     ORIGIN_PIDS[$1]=$!
     wait_http "http://127.0.0.1:$port/healthz" 60 "${ORIGIN_PIDS[$1]}" || die "origin $1 did not come up"
@@ -119,7 +119,7 @@ resilience_main() {
     phase_line after
     local total=$((requests1 - requests0)) retried=$((retries1 - retries0))
     printf 'incident: %d retries for %d requests (%s%%), budget exhausted %d times\n' "$retried" "$total" \
-        "$(awk -v r="$retried" -v t="$total" 'BEGIN { printf "%.1f", t > 0 ? 100 * r / t : 0 }')" \
+        "$(awk -v r="$retried" -v t="$total" 'BEGIN { printf "%.1f", (t > 0 ? 100 * r / t : 0) }')" \
         "$((exhausted1 - exhausted0))"
     printf 'incident share by origin (origin-0 killed then restarted, origin-1 slow):'
     # origin-0 restarted with a fresh count: its incident share is what it served since the restart.
@@ -128,11 +128,11 @@ resilience_main() {
     local sum=$((served[0] + served[1] + served[2]))
     for i in 0 1 2; do
         printf ' origin-%d=%d (%s%%)' "$i" "${served[$i]}" \
-            "$(awk -v s="${served[$i]}" -v t="$sum" 'BEGIN { printf "%.1f", t > 0 ? 100 * s / t : 0 }')"
+            "$(awk -v s="${served[$i]}" -v t="$sum" 'BEGIN { printf "%.1f", (t > 0 ? 100 * s / t : 0) }')"
     done
-    printf '\nclient-visible errors during the incident, by reason (access log):\n'
-    grep -ho '"status":5[0-9][0-9][^}]*"reason":"[a-z_]*"' "$WORK"/logs/access*.log 2>/dev/null |
-        grep -o '"reason":"[a-z_]*"' | sort | uniq -c || true
+    printf '\nclient-visible non-2xx answers over the whole run, by status and reason (access log; none listed = none):\n'
+    grep -ho '"status":[0-9]*,.*"reason":[^,]*' "$WORK"/logs/access*.log 2>/dev/null |
+        sed -E 's/^"status":([0-9]+),.*"reason":(.*)$/\1 \2/' | awk '$1 !~ /^2/' | sort | uniq -c || true
 }
 
 resilience_main "$@"

@@ -25,6 +25,11 @@ import java.util.function.Consumer;
 final class Retries {
 
     private static final Logger LOG = Logger.getLogger(Retries.class);
+    /**
+     * Requests sent again after a stale keep-alive connection, at most: each one takes a closed connection out of the
+     * pool, and an origin that closes every reused connection at once must still get its failure answered.
+     */
+    private static final int MAX_STALE_REPLAYS = 2;
 
     private final ForwardStage stage;
     private final Exchange exchange;
@@ -32,6 +37,7 @@ final class Retries {
     /** Bit i set when upstream i was tried. */
     private long tried;
     private int attempts;
+    private int staleReplays;
     /** The backoff timer before the next attempt, or -1. */
     private long timer = -1;
     /** The upstream picked for the attempt the backoff timer will make. */
@@ -95,6 +101,33 @@ final class Retries {
             stats.slot(loop).retried(why);
         }
         LOG.debugf("request %s: retrying after %s on %s", exchange.requestId(), why.code(), next.spec().origin());
+        return next;
+    }
+
+    /**
+     * The upstream to send the request to again after its attempt met a stale keep-alive connection (one the origin
+     * closed as the request went out: {@code UpstreamCodec.reusedWithoutAnswer}), or null when it may not be. Such a
+     * request never reached the origin, so this is no retry in the vhost's sense: no {@code retry.on} condition, no
+     * attempt or budget used, no backoff; but only an idempotent request whose body can be sent again qualifies,
+     * since the close may also have been a crash while handling it. Counted as {@code stale_connection}.
+     */
+    UpstreamTarget afterStaleConnection() {
+        if (staleReplays >= MAX_STALE_REPLAYS || exchange.headSent() || responseStarted
+                || !RetryPolicy.idempotent(exchange.request().method()) || !bodyAvailable()) {
+            return null;
+        }
+        UpstreamTarget next = stage.group().pick(exchange, 0, System.nanoTime());
+        if (next == null) {
+            return null;
+        }
+        staleReplays++;
+        attempts--;
+        VhostStats stats = exchange.vhost().stats();
+        if (stats != null) {
+            stats.slot(exchange.loop().index()).retried(RetryReason.STALE_CONNECTION);
+        }
+        LOG.debugf("request %s: sent again on %s after a stale keep-alive connection", exchange.requestId(),
+                next.spec().origin());
         return next;
     }
 

@@ -56,6 +56,8 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
     private ResponseForwarding forwarding;
     /** Hands the response body straight from the upstream socket to the relay, when the connection has one. */
     private BodyHandoff handoff;
+    /** The codec of this attempt's connection, or null: it tells a stale keep-alive connection. */
+    private UpstreamCodec codec;
     private boolean clientGone;
     private boolean headReceived;
     /** This attempt forwards the client's protocol switch: its request asks the upstream to upgrade. */
@@ -83,6 +85,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         target = next;
         upstreamRequest = null;
         handoff = null;
+        codec = null;
         forwarding = null;
         headReceived = false;
         pool = UpstreamClients.of(exchange.loop()).acquire(next, stage.connectTimeoutMillis());
@@ -145,7 +148,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
             releasePool();
             return;
         }
-        UpstreamCodec codec = UpstreamCodec.of(request.connection());
+        codec = UpstreamCodec.of(request.connection());
         if (codec != null) {
             codec.listen(this);
         }
@@ -224,6 +227,15 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
                 return;
             }
             ProxyError error = ProxyError.awaitingResponse(result.cause());
+            if (error.reason() == LocalReason.UPSTREAM_PROTOCOL_ERROR && codec != null && codec.reusedWithoutAnswer()) {
+                UpstreamTarget next = retries.afterStaleConnection();
+                if (next != null) {
+                    // The origin closed an idle connection: no verdict on it, and the request goes again at once.
+                    stage.group().abandoned(target);
+                    attempt(next);
+                    return;
+                }
+            }
             reportFailure(error, AttemptOutcome.RESPONSE_FAILED);
             LOG.debugf("request %s: %s failed before responding: %s", exchange.requestId(), target.spec().origin(),
                     result.cause());

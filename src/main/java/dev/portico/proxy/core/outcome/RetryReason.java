@@ -12,7 +12,13 @@ public enum RetryReason {
     /** The request went out and the connection closed or broke before a full, valid response head. */
     RESET("reset"),
     /** A response head came back with a status the vhost retries (502, 503, 504...). */
-    STATUS("status");
+    STATUS("status"),
+    /**
+     * A reused keep-alive connection closed as the request went out, before any byte of an answer: the request never
+     * reached the origin. Not a {@code retry.on} condition: an idempotent request is always sent again, as browsers,
+     * Go's and Java's HTTP clients and nginx ({@code proxy_next_upstream error}) do.
+     */
+    STALE_CONNECTION("stale_connection");
 
     private final String code;
 

@@ -63,6 +63,10 @@ public final class UpstreamCodec extends CombinedChannelDuplexHandler<HttpRespon
     /** The request in flight asked to switch protocols ({@code Connection: upgrade}): a 101 may answer it. */
     private boolean upgradeAsked;
     private InterimListener listener;
+    /** Final responses this connection carried to their end: more than none means a pooled connection was reused. */
+    private long responsesEnded;
+    /** Some byte arrived since the last request head was written. */
+    private boolean heardSinceRequest;
 
     private UpstreamCodec(HttpDecoderConfig config) {
         init(new ResponseDecoder(config), new RequestEncoder());
@@ -92,6 +96,15 @@ public final class UpstreamCodec extends CombinedChannelDuplexHandler<HttpRespon
         return codec instanceof UpstreamCodec upstreamCodec ? upstreamCodec : null;
     }
 
+    /**
+     * Whether the connection had carried a response before the request in flight, and nothing at all came back for
+     * that request: the origin closed an idle keep-alive connection as the request went out (RFC 9112 section 9.3.1
+     * allows it to), so the request never reached it and an idempotent one may be sent again on a fresh connection.
+     */
+    public boolean reusedWithoutAnswer() {
+        return responsesEnded > 0 && !heardSinceRequest;
+    }
+
     /** Sends the interim responses to the request about to be written to {@code listener}, until its final head. */
     public void listen(InterimListener listener) {
         this.listener = listener;
@@ -102,6 +115,7 @@ public final class UpstreamCodec extends CombinedChannelDuplexHandler<HttpRespon
         protected void encode(ChannelHandlerContext ctx, Object msg, List<Object> out) throws Exception {
             if (msg instanceof HttpRequest request) {
                 unanswered.add(request.method());
+                heardSinceRequest = false;
                 upgradeAsked = request.headers().contains(HttpHeaderNames.UPGRADE)
                         && request.headers().containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE, true);
             }
@@ -130,6 +144,9 @@ public final class UpstreamCodec extends CombinedChannelDuplexHandler<HttpRespon
                 ctx.close();
                 return;
             }
+            if (buffer.isReadable()) {
+                heardSinceRequest = true;
+            }
             int from = out.size();
             super.decode(ctx, buffer, out);
             for (int i = from; i < out.size(); i++) {
@@ -155,6 +172,7 @@ public final class UpstreamCodec extends CombinedChannelDuplexHandler<HttpRespon
                         buffer.skipBytes(buffer.readableBytes());
                     }
                     current = null;
+                    responsesEnded++;
                 }
             }
         }

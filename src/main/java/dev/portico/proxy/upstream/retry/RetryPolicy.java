@@ -54,6 +54,8 @@ public final class RetryPolicy {
             case TIMEOUT -> spec.timeout();
             case RESET -> spec.reset();
             case STATUS -> !spec.statuses().isEmpty();
+            // Not the vhost's to choose: see Retries.afterStaleConnection.
+            case STALE_CONNECTION -> false;
         };
     }
 
