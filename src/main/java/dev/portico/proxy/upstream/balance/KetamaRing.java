@@ -58,7 +58,6 @@ public final class KetamaRing {
      * @param excluded bit i set when upstream i may not be used for this request
      */
     public int owner(long keyHash, long excluded, UpstreamAvailability upstreams, long nowNanos) {
-        boolean alone = upstreams.size() == 1;
         int start = start(keyHash);
         long seen = excluded;
         for (int k = 0; k < points.length; k++) {
@@ -67,7 +66,7 @@ public final class KetamaRing {
             if ((seen & bit) != 0) {
                 continue;
             }
-            if (alone || upstreams.available(owner, nowNanos)) {
+            if (upstreams.available(owner, nowNanos)) {
                 return owner;
             }
             seen |= bit;

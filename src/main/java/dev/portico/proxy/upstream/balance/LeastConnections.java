@@ -44,11 +44,10 @@ public final class LeastConnections implements UpstreamSelector<LeastConnections
 
     @Override
     public int pick(Load load, UpstreamAvailability upstreams, Exchange request, long tried, long nowNanos) {
-        boolean alone = upstreams.size() == 1;
         double least = Double.MAX_VALUE;
         long notLeast = tried;
         for (int i = 0; i < weights.length; i++) {
-            if ((tried & (1L << i)) != 0 || !(alone || upstreams.available(i, nowNanos))) {
+            if ((tried & (1L << i)) != 0 || !upstreams.available(i, nowNanos)) {
                 continue;
             }
             double score = load.inFlight[i] / (weights[i] * upstreams.weightShare(i, nowNanos));

@@ -71,11 +71,10 @@ public final class RandomTwoChoices implements UpstreamSelector<RandomTwoChoices
 
     @Override
     public int pick(Load load, UpstreamAvailability upstreams, Exchange request, long tried, long nowNanos) {
-        boolean alone = upstreams.size() == 1;
         int count = 0;
         double total = 0;
         for (int i = 0; i < weights.length; i++) {
-            if ((tried & (1L << i)) == 0 && (alone || upstreams.available(i, nowNanos))) {
+            if ((tried & (1L << i)) == 0 && upstreams.available(i, nowNanos)) {
                 total += weights[i] * upstreams.weightShare(i, nowNanos);
                 load.candidates[count] = i;
                 load.cumulative[count] = total;

@@ -52,12 +52,11 @@ public final class SmoothWeightedRoundRobin implements UpstreamSelector<SmoothWe
 
     /** The next upstream in the schedule that is available and not excluded by {@code tried}, or -1. */
     int pick(Cursor cursor, UpstreamAvailability upstreams, long tried, long nowNanos) {
-        boolean alone = upstreams.size() == 1;
         int passedOver = -1;
         for (int i = 0; i < schedule.length; i++) {
             int position = (cursor.position + i) % schedule.length;
             int index = schedule[position];
-            if ((tried & (1L << index)) == 0 && (alone || upstreams.available(index, nowNanos))) {
+            if ((tried & (1L << index)) == 0 && upstreams.available(index, nowNanos)) {
                 double share = upstreams.weightShare(index, nowNanos);
                 if (share < 1.0 && ThreadLocalRandom.current().nextDouble() >= share) {
                     // Ramping up: this turn goes to the next one, unless there is none.

@@ -90,8 +90,7 @@ public final class StickyCookie implements UpstreamSelector<StickyCookie.Signer>
         if (request != null) {
             String text = RequestCookies.value(request.request().headers(), cookie);
             int named = text == null ? -1 : named(signer, text);
-            boolean alone = upstreams.size() == 1;
-            if (named >= 0 && (tried & (1L << named)) == 0 && (alone || upstreams.available(named, nowNanos))) {
+            if (named >= 0 && (tried & (1L << named)) == 0 && upstreams.available(named, nowNanos)) {
                 long expires = ByteBuffer.wrap(signer.value, ID_BYTES, 8).getLong();
                 if (expires - System.currentTimeMillis() / 1000 > ttlSeconds / 2) {
                     request.put(HONOURED, named);

@@ -73,10 +73,16 @@ public final class UpstreamGroup implements UpstreamAvailability {
         return targets.length;
     }
 
-    /** Passive health, the active check and outlier detection all let upstream {@code index} take requests. */
+    /**
+     * Passive health, the active check and outlier detection all let upstream {@code index} take requests. A vhost's
+     * lone upstream is used whatever passive health says (there is nothing to fail over to, and taking it out would
+     * turn one failure into seconds of 502s), but one whose active check has not passed gets nothing: that is what the
+     * check is for. Every policy asks this, so the rule holds for all of them.
+     */
     @Override
     public boolean available(int index, long nowNanos) {
-        return targets[index].health().available(nowNanos) && watches[index].available(nowNanos);
+        return (targets.length == 1 || targets[index].health().available(nowNanos))
+                && watches[index].available(nowNanos);
     }
 
     @Override
@@ -103,11 +109,6 @@ public final class UpstreamGroup implements UpstreamAvailability {
     }
 
     private UpstreamTarget pick(LoopState loop, Exchange request, long tried, long nowNanos) {
-        // The policies use a lone upstream whatever passive health says, but one whose active check has not passed
-        // gets nothing: that is what the check is for.
-        if (targets.length == 1 && !watches[0].available(nowNanos)) {
-            return null;
-        }
         Object state = runtime.loopState(selector, loop.index());
         int index = selector.pick(state, this, request, tried | backups, nowNanos);
         if (index < 0 && backups != 0) {

@@ -66,4 +66,22 @@ class LoadBalancingTest extends DataPlaneTestSupport {
         }
         assertEquals(10, healthy.requestCount());
     }
+
+    @Test
+    void aLoneUpstreamIsUsedAgainAtOnceAfterItFailed() throws Exception {
+        // Passive health takes a failing upstream out for a while, but a vhost's only one stays in: there is nothing
+        // to fail over to, and holding it out would answer 503 for seconds after the origin is back.
+        int port = BrokenOrigins.refusingPort();
+        vhost(Api.vhost("lone", "lone.test", "http://127.0.0.1:" + port));
+        ProxyClient client = client();
+        assertEquals(502, client.get("lone.test", "/echo").status(), "nothing listens yet");
+        OriginServer back = OriginServer.start("back", port);
+        try {
+            ProxyClient.Reply reply = client.get("lone.test", "/echo");
+            assertEquals(200, reply.status(), reply.text());
+            assertEquals("back", reply.json().getString("origin"));
+        } finally {
+            back.close();
+        }
+    }
 }
