@@ -103,7 +103,7 @@ public class SnapshotReloader {
                 fail(e instanceof CompileException ? e.getMessage() : "compiling failed: " + rootMessage(e));
                 return false;
             }
-            holder.publish(snapshot.withTicketKeys(ticketKeys).withStaples(staples));
+            publishWithClockState(snapshot);
             published = loaded;
             certificateProblem = loaded.certificateProblem();
             if (certificateProblem != null) {
@@ -169,7 +169,7 @@ public class SnapshotReloader {
                 LOG.errorf("Recompiling snapshot version %d failed: %s", holder.current().version(), rootMessage(e));
                 return false;
             }
-            holder.publish(snapshot.withTicketKeys(ticketKeys).withStaples(staples));
+            publishWithClockState(snapshot);
             return true;
         } finally {
             lock.unlock();
@@ -179,11 +179,18 @@ public class SnapshotReloader {
     /** Publishes the current snapshot again with the ticket keys and staples in use, if they changed; under the lock. */
     private void republish() {
         if (holder.hasPublished()) {
-            RoutingSnapshot current = holder.current();
-            RoutingSnapshot updated = current.withTicketKeys(ticketKeys).withStaples(staples);
-            if (updated != current) {
-                holder.publish(updated);
-            }
+            publishWithClockState(holder.current());
+        }
+    }
+
+    /**
+     * Publishes {@code snapshot} with what changes on the clock rather than with the configuration (session ticket
+     * keys, OCSP staples), unless that is the snapshot already published; under the lock.
+     */
+    private void publishWithClockState(RoutingSnapshot snapshot) {
+        RoutingSnapshot complete = snapshot.withTicketKeys(ticketKeys).withStaples(staples);
+        if (!holder.hasPublished() || complete != holder.current()) {
+            holder.publish(complete);
         }
     }
 
