@@ -56,7 +56,8 @@ public final class UpstreamStatus implements UpstreamWatch {
         this.backup = backup;
         // A new backup with checks off is ready and waits: primaries are listed (a vhost has at least one).
         this.shown = checker != null ? checker.state() : backup ? UpstreamState.BACKUP_STANDBY : UpstreamState.HEALTHY;
-        this.reason = checker == null ? "added (no active health check)" : checker.reason();
+        this.reason = checker != null ? checker.reason() : "added (no active health check)"
+                + (backup ? "; a backup, standing by while a primary takes the traffic" : "");
     }
 
     /**

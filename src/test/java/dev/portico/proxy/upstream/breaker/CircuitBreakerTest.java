@@ -62,8 +62,7 @@ class CircuitBreakerTest extends DataPlaneTestSupport {
     }
 
     private ScriptedOrigin origin(String name, AtomicBoolean failing) {
-        ScriptedOrigin origin = ScriptedOrigin.start()
-                .on("/app", request -> failing.get() ? Reply.of(503, "busy") : Reply.of(200, name));
+        ScriptedOrigin origin = ScriptedOrigin.failingWhile(name, failing);
         origins.add(origin);
         return origin;
     }
@@ -158,6 +157,29 @@ class CircuitBreakerTest extends DataPlaneTestSupport {
             assertEquals(200, client.get("guarded.test", "/app").status());
         }
         assertEquals(13, originRequests());
+    }
+
+    @Test
+    void whileItIsOpenTheCacheMayAnswerWithAStaleResponse() throws Exception {
+        ScriptedOrigin origin = ScriptedOrigin.start()
+                .on("/page", Reply.of(200, "cached page", "Cache-Control", "max-age=1, stale-if-error=60"))
+                .on("/broken", Reply.of(500, "broken"));
+        origins.add(origin);
+        String id = Api.create(Api.vhost("stale", "stale.test", origin.url())
+                .put("cache", Api.enabled())
+                .put("circuitBreaker", new JsonObject().put("minRequests", 2).put("coolDown", "1h")));
+        ProxyClient client = client();
+        assertEquals("cached page", client.get("stale.test", "/page").text());
+        assertEquals(500, client.get("stale.test", "/broken").status());
+        assertEquals("open", breaker(id).getString("state"), "1 of 2 failed");
+        Thread.sleep(1_100);
+
+        ProxyClient.Reply stale = client.get("stale.test", "/page");
+        assertEquals(200, stale.status());
+        assertEquals("cached page", stale.text());
+        assertNull(stale.header("Retry-After"));
+        assertEquals("circuit_open", client.get("stale.test", "/other").json().getString("reason"));
+        assertEquals(1, origin.count("/page"));
     }
 
     @Test

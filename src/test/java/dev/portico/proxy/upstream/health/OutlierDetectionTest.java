@@ -45,8 +45,7 @@ class OutlierDetectionTest extends DataPlaneTestSupport {
 
     /** An origin answering {@code /app} with its name, or 503 while {@code failing} is set. */
     private ScriptedOrigin origin(String name, AtomicBoolean failing) {
-        ScriptedOrigin origin = ScriptedOrigin.start()
-                .on("/app", request -> failing.get() ? Reply.of(503, "busy") : Reply.of(200, name));
+        ScriptedOrigin origin = ScriptedOrigin.failingWhile(name, failing);
         origins.add(origin);
         return origin;
     }
