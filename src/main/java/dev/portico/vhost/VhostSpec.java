@@ -18,6 +18,7 @@ import java.util.UUID;
  * @param retry when a failed upstream attempt is tried again, and the budget of retries
  * @param healthCheck the active health check of the upstreams, or null for none
  * @param outlierDetection passive ejection of upstreams that answer 5xx or fail in a row
+ * @param circuitBreaker the breaker over the upstream group, or null for none
  * @param balance how requests are spread over the upstreams; null for {@link BalanceSpec#DEFAULT}
  */
 public record VhostSpec(
@@ -45,6 +46,7 @@ public record VhostSpec(
         RetrySpec retry,
         HealthCheckSpec healthCheck,
         OutlierDetectionSpec outlierDetection,
+        CircuitBreakerSpec circuitBreaker,
         BalanceSpec balance) {
 
     /** How long a WebSocket (or other upgraded) tunnel may stay silent both ways when the vhost does not say. */

@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
@@ -69,6 +70,11 @@ public final class ScriptedOrigin implements AutoCloseable {
 
     private ScriptedOrigin(HttpServer server) {
         this.server = server;
+    }
+
+    /** An origin answering {@code /app} with {@code name}, or 503 {@code busy} while {@code failing} is set. */
+    public static ScriptedOrigin failingWhile(String name, AtomicBoolean failing) {
+        return start().on("/app", request -> failing.get() ? Reply.of(503, "busy") : Reply.of(200, name));
     }
 
     public static ScriptedOrigin start() {

@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * Validates and normalises a vhost's {@code healthCheck} block (every field named under {@code healthCheck.*}), and
  * turns the normal form into a {@link HealthCheckSpec}.
  */
-final class HealthCheckSettingsCheck {
+final class HealthCheckSettingsCheck extends BlockCheck {
 
     static final Duration MIN_INTERVAL = Duration.ofMillis(100);
     static final int MAX_THRESHOLD = 100;
@@ -26,10 +26,8 @@ final class HealthCheckSettingsCheck {
     /** An origin-form target: a path and an optional query, visible ASCII only (RFC 9112 section 3.2.1). */
     private static final Pattern PATH = Pattern.compile("/[\\x21-\\x7e]*");
 
-    private final List<FieldError> errors;
-
     private HealthCheckSettingsCheck(List<FieldError> errors) {
-        this.errors = errors;
+        super("healthCheck", errors);
     }
 
     /** The block with defaults filled in, or null when there is none (checks off). */
@@ -57,7 +55,7 @@ final class HealthCheckSettingsCheck {
                 http ? check.bodyText(in.expectBody()) : null,
                 http ? check.host(in.host()) : null,
                 interval == null ? in.interval() : DurationText.format(interval),
-                format(check.duration("timeout", in.timeout(), Duration.ofSeconds(2), Duration.ofMillis(1),
+                text(check.duration("timeout", in.timeout(), Duration.ofSeconds(2), Duration.ofMillis(1),
                         DurationText.MAX), in.timeout()),
                 check.threshold("rise", in.rise(), 2),
                 check.threshold("fall", in.fall(), 3),
@@ -80,14 +78,6 @@ final class HealthCheckSettingsCheck {
                 ranges, d.expectBody(), d.host(), DurationText.parse(d.interval(), DurationText.MAX, false),
                 DurationText.parse(d.timeout(), DurationText.MAX, false), d.rise(), d.fall(),
                 DurationText.parse(d.jitter(), DurationText.MAX, true));
-    }
-
-    private static String format(Duration parsed, String raw) {
-        return parsed == null ? raw : DurationText.format(parsed);
-    }
-
-    private void error(String field, String reason) {
-        errors.add(new FieldError("healthCheck." + field, reason));
     }
 
     private String type(String raw) {
@@ -198,26 +188,8 @@ final class HealthCheckSettingsCheck {
         return host;
     }
 
-    private Duration duration(String field, String raw, Duration fallback, Duration min, Duration max) {
-        if (raw == null) {
-            return fallback;
-        }
-        try {
-            return DurationText.parse(raw, min, max);
-        } catch (IllegalArgumentException e) {
-            error(field, e.getMessage());
-            return null;
-        }
-    }
-
     private Integer threshold(String field, Integer value, int fallback) {
-        if (value == null) {
-            return fallback;
-        }
-        if (value < 1 || value > MAX_THRESHOLD) {
-            error(field, "must be 1-" + MAX_THRESHOLD);
-        }
-        return value;
+        return count(field, value, fallback, 1, MAX_THRESHOLD);
     }
 
     private String jitter(String raw, Duration interval, String fallback) {

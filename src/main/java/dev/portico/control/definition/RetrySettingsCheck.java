@@ -17,7 +17,7 @@ import java.util.TreeSet;
  * normal form lists {@code on} in a fixed order (connect_failure, timeout, reset, then statuses ascending) and fills
  * in every default, {@code maxBackoff} from {@code backoff} as Envoy does.
  */
-final class RetrySettingsCheck {
+final class RetrySettingsCheck extends BlockCheck {
 
     static final int MAX_ATTEMPTS = 10;
     static final Duration MAX_BACKOFF = Duration.ofSeconds(10);
@@ -28,10 +28,8 @@ final class RetrySettingsCheck {
 
     private static final RetryDefinition DEFAULT = definition(RetrySpec.DEFAULT);
 
-    private final List<FieldError> errors;
-
     private RetrySettingsCheck(List<FieldError> errors) {
-        this.errors = errors;
+        super("retry", errors);
     }
 
     /** The block with defaults filled in; problems are added to {@code errors} under {@code retry.*}. */
@@ -44,14 +42,14 @@ final class RetrySettingsCheck {
         String maxBackoff = check.maxBackoff(in.maxBackoff(), backoff);
         return new RetryDefinition(
                 check.on(in.on()),
-                check.whole("attempts", in.attempts(), DEFAULT.attempts(), 1, MAX_ATTEMPTS),
+                check.count("attempts", in.attempts(), DEFAULT.attempts(), 1, MAX_ATTEMPTS),
                 in.perTryTimeout() == null ? null
                         : check.duration("perTryTimeout", in.perTryTimeout(), null, DurationText.MAX),
                 backoff,
                 maxBackoff,
                 check.bufferSize(in.retryBufferSize()),
-                check.budget(in.budget()),
-                check.whole("minRetriesPerSecond", in.minRetriesPerSecond(), DEFAULT.minRetriesPerSecond(), 0,
+                check.share("budget", in.budget(), DEFAULT.budget(), true),
+                check.count("minRetriesPerSecond", in.minRetriesPerSecond(), DEFAULT.minRetriesPerSecond(), 0,
                         MAX_MIN_RETRIES_PER_SECOND));
     }
 
@@ -92,10 +90,6 @@ final class RetrySettingsCheck {
                 spec.minRetriesPerSecond());
     }
 
-    private void error(String field, String reason) {
-        errors.add(new FieldError("retry." + field, reason));
-    }
-
     private List<String> on(List<String> on) {
         if (on == null) {
             return DEFAULT.on();
@@ -129,16 +123,6 @@ final class RetrySettingsCheck {
             out.add(Integer.toString(status));
         }
         return out;
-    }
-
-    private Integer whole(String field, Integer value, Integer fallback, int min, int max) {
-        if (value == null) {
-            return fallback;
-        }
-        if (value < min || value > max) {
-            error(field, "must be " + min + "-" + max);
-        }
-        return value;
     }
 
     private String duration(String field, String value, String fallback, Duration max) {
@@ -185,15 +169,5 @@ final class RetrySettingsCheck {
             error("retryBufferSize", e.getMessage());
             return value;
         }
-    }
-
-    private Double budget(Double value) {
-        if (value == null) {
-            return DEFAULT.budget();
-        }
-        if (value < 0 || value > 1) {
-            error("budget", "must be a share from 0 to 1, e.g. 0.2 for 20%");
-        }
-        return value;
     }
 }

@@ -90,6 +90,9 @@ public record VhostDefinition(
         HealthCheckDefinition healthCheck,
         @Schema(description = "Passive ejection of upstreams that answer 5xx or fail in a row; on by default")
         OutlierDetectionDefinition outlierDetection,
+        @Schema(description = "A circuit breaker over the upstream group, opened by a share of failed requests and "
+                + "half-opened after a cool-down; null (left out) for none")
+        CircuitBreakerDefinition circuitBreaker,
         @Schema(description = "How requests are spread over the upstreams: round_robin (smooth weighted, as nginx), "
                 + "least_conn (fewest requests in flight for the weight), random_two (the less loaded of two drawn "
                 + "at random by weight; see balanceBy), hash (consistent hashing on hashOn: an upstream joining or "

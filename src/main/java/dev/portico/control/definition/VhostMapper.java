@@ -70,6 +70,7 @@ public final class VhostMapper {
                 RetrySettingsCheck.toSpec(d.retry()),
                 HealthCheckSettingsCheck.toSpec(d.healthCheck()),
                 OutlierDetectionSettingsCheck.toSpec(d.outlierDetection()),
+                CircuitBreakerSettingsCheck.toSpec(d.circuitBreaker()),
                 BalanceSettingsCheck.toSpec(d));
     }
 

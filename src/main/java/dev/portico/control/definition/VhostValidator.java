@@ -75,6 +75,9 @@ public final class VhostValidator {
         if ((in.upstreams() == null || in.upstreams().isEmpty()) && cache.enabled()) {
             v.error("cache.enabled", "needs upstreams: the cache stores what they answer");
         }
+        if ((in.upstreams() == null || in.upstreams().isEmpty()) && in.circuitBreaker() != null) {
+            v.error("circuitBreaker", "needs upstreams: it guards the requests sent to them");
+        }
         VhostDefinition out = new VhostDefinition(
                 v.name(in.name()),
                 v.hostnames(in.hostnames()),
@@ -99,6 +102,7 @@ public final class VhostValidator {
                 retry,
                 HealthCheckSettingsCheck.normalise(in.healthCheck(), v.errors),
                 OutlierDetectionSettingsCheck.normalise(in.outlierDetection(), v.errors),
+                CircuitBreakerSettingsCheck.normalise(in.circuitBreaker(), v.errors),
                 balance.balance(),
                 balance.balanceBy(),
                 balance.hashOn(),

@@ -51,6 +51,8 @@ public record VhostView(
         @Schema(description = "The active health check with every default filled in, or null when there is none")
         HealthCheckDefinition healthCheck,
         OutlierDetectionDefinition outlierDetection,
+        @Schema(description = "The circuit breaker with every default filled in, or null when there is none")
+        CircuitBreakerDefinition circuitBreaker,
         String balance,
         @Schema(description = "random_two's comparison; null for other policies")
         String balanceBy,
@@ -81,6 +83,7 @@ public record VhostView(
                 RetrySettingsCheck.normalised(d.retry()),
                 d.healthCheck(),
                 OutlierDetectionSettingsCheck.normalised(d.outlierDetection()),
+                d.circuitBreaker(),
                 balance.balance(),
                 balance.balanceBy(),
                 balance.hashOn(),

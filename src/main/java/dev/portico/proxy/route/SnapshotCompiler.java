@@ -20,6 +20,8 @@ import dev.portico.proxy.upstream.balance.UpstreamRuntime;
 import dev.portico.proxy.upstream.balance.UpstreamSelector;
 import dev.portico.proxy.upstream.balance.UpstreamTarget;
 import dev.portico.proxy.upstream.balance.UpstreamTls;
+import dev.portico.proxy.upstream.breaker.CircuitBreakerStage;
+import dev.portico.proxy.upstream.health.CircuitBreaker;
 import dev.portico.proxy.upstream.health.HealthChecker;
 import dev.portico.proxy.upstream.health.UpstreamStatus;
 import dev.portico.proxy.upstream.health.VhostUpstreams;
@@ -230,8 +232,11 @@ public class SnapshotCompiler {
                     "must list 1 to " + UpstreamGroup.MAX_UPSTREAMS + " upstreams (or none, when static is set)");
         }
         int connectTimeout = (int) Math.min(Integer.MAX_VALUE, spec.connectTimeout().toMillis());
-        UpstreamGroup group = proxied ? group(spec, connectTimeout, bind, poolKeys, runtime, material.certificates())
-                : null;
+        // The breaker's state carries over while its settings stay the same; changed settings start it closed.
+        CircuitBreaker breaker = proxied && spec.circuitBreaker() != null ? runtime.claim(CircuitBreaker.KEY,
+                spec.circuitBreaker(), () -> new CircuitBreaker(spec.circuitBreaker(), eventLoops)) : null;
+        UpstreamGroup group = proxied
+                ? group(spec, connectTimeout, bind, poolKeys, runtime, material.certificates(), breaker) : null;
 
         long maxRequestBody = spec.maxRequestBody() != null ? spec.maxRequestBody() : defaultMaxRequestBody;
         CompressionPolicy compression = spec.compression().enabled() ? new CompressionPolicy(spec.compression()) : null;
@@ -239,16 +244,19 @@ public class SnapshotCompiler {
         Compilation compilation = new Compilation(spec, runtime, proxied, compression, maxRequestBody, store,
                 material.acmeChallenges());
         Stage[] stages = compilation.pipeline(StageRegistry.pipeline(
+                context -> breaker != null ? new CircuitBreakerStage(breaker) : null,
                 context -> proxied ? forward(spec, group, connectTimeout, retry(spec.retry(), runtime)) : null));
         return new CompiledVhost(spec, stages,
                 bind ? stats.forVhost(spec.name()) : null, compression, runtime);
     }
 
     private UpstreamGroup group(VhostSpec spec, int connectTimeout, boolean bind, Set<String> poolKeys,
-                                VhostRuntime runtime, Map<String, TlsTable.Entry> certificates) {
+                                VhostRuntime runtime, Map<String, TlsTable.Entry> certificates,
+                                CircuitBreaker breaker) {
         List<UpstreamTarget> targets = new ArrayList<>(spec.upstreams().size());
         UpstreamAddresses resolved = addresses;
-        VhostUpstreams states = runtime.claim(VhostUpstreams.KEY, VhostUpstreams.COMPATIBILITY, VhostUpstreams::new);
+        VhostUpstreams states = runtime.claim(VhostUpstreams.KEY, VhostUpstreams.COMPATIBILITY,
+                () -> new VhostUpstreams(eventLoops));
         List<VhostUpstreams.Binding> bindings = new ArrayList<>(spec.upstreams().size());
         for (UpstreamSpec upstream : spec.upstreams()) {
             UpstreamTls.ClientCertificate clientCertificate = clientCertificate(upstream, certificates);
@@ -282,7 +290,7 @@ public class SnapshotCompiler {
                 HealthChecker checker = bind && spec.healthCheck() != null
                         ? healthService.checkers().use(target, healthKey, spec.healthCheck(), states.seedOf(label))
                         : null;
-                bindings.add(new VhostUpstreams.Binding(label, checker, upstreamHealth));
+                bindings.add(new VhostUpstreams.Binding(label, checker, upstreamHealth, upstream.backup()));
             }
         }
         BalanceSpec balance = spec.balance();
@@ -291,7 +299,7 @@ public class SnapshotCompiler {
         // The loops' cursors and counts carry over while the policy, the upstreams and their weights stay the same.
         UpstreamRuntime cursors = runtime.claim(UpstreamRuntime.KEY, selector.compatibility(),
                 () -> new UpstreamRuntime(eventLoops));
-        UpstreamStatus[] watches = states.bind(spec.name(), bindings, spec.outlierDetection());
+        UpstreamStatus[] watches = states.bind(spec.name(), bindings, spec.outlierDetection(), breaker);
         return new UpstreamGroup(targets, selector, cursors, watches,
                 balance.slowStart().isZero() ? null : new SlowStart(balance.slowStart().toNanos()));
     }

@@ -24,8 +24,11 @@ final class StageRegistry {
     private StageRegistry() {
     }
 
-    /** @param forward the factory of the forwarder, the innermost stage (the compiler owns the upstream groups) */
-    static List<StageFactory> pipeline(StageFactory forward) {
+    /**
+     * @param breaker the factory of the circuit breaker's stage (the compiler owns the breakers with the upstream groups)
+     * @param forward the factory of the forwarder, the innermost stage (the compiler owns the upstream groups)
+     */
+    static List<StageFactory> pipeline(StageFactory breaker, StageFactory forward) {
         return List.of(
                 // ACME's HTTP-01 challenges are answered before anything of the vhost runs.
                 AcmeChallengeStage.FACTORY,
@@ -52,6 +55,9 @@ final class StageRegistry {
                 // After the cache (which stores what the upstreams answer for paths no file matches), before what
                 // only prepares the upstream request.
                 StaticFilesStage.FACTORY,
+                // Inside the cache (hits are served while it is open; a stale response may answer for it) and the
+                // static files; before anything prepares the upstream request it may refuse.
+                breaker,
                 ForwardingHeadersStage.FACTORY,
                 HeaderRulesStage.REQUEST,
                 forward);

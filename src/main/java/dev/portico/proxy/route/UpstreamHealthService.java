@@ -1,5 +1,6 @@
 package dev.portico.proxy.route;
 
+import dev.portico.proxy.core.outcome.CircuitReport;
 import dev.portico.proxy.core.outcome.UpstreamReport;
 import dev.portico.proxy.upstream.health.HealthCheckers;
 import dev.portico.proxy.upstream.health.HealthSweeper;
@@ -14,8 +15,9 @@ import java.util.UUID;
 import java.util.function.Consumer;
 
 /**
- * Upstream health as the rest of Portico sees it: the states, causes and counters of every vhost's upstreams (the
- * upstreams endpoint, the metrics, the status), and their transitions as they happen (the {@code upstream} events).
+ * Upstream health as the rest of Portico sees it: the states, causes and counters of every vhost's upstreams and its
+ * circuit breaker (the upstreams endpoint, the metrics, the status), and their transitions as they happen (the
+ * {@code upstream} and {@code circuit} events).
  * Behind it, the compiler keeps the active checkers and the vhosts' upstream states in step with each published
  * snapshot.
  */
@@ -48,6 +50,24 @@ public class UpstreamHealthService {
         return vhost == null ? null : vhost.reports();
     }
 
+    /** The circuit breaker of a served vhost, or null when it has none (or no served vhost has this id). */
+    public CircuitReport breaker(UUID vhostId) {
+        VhostUpstreams vhost = byVhost.get(vhostId);
+        return vhost == null ? null : vhost.breakerReport();
+    }
+
+    /** The circuit breakers of the served vhosts that have one. */
+    public List<CircuitReport> breakers() {
+        List<CircuitReport> out = new ArrayList<>();
+        for (VhostUpstreams vhost : sweeper.vhosts()) {
+            CircuitReport report = vhost.breakerReport();
+            if (report != null) {
+                out.add(report);
+            }
+        }
+        return out;
+    }
+
     /** Every served vhost's upstreams. */
     public List<UpstreamReport> reports() {
         List<UpstreamReport> out = new ArrayList<>();
@@ -72,6 +92,11 @@ public class UpstreamHealthService {
     /** Called on an event loop for every transition, once; must not block. */
     public void onTransition(Consumer<UpstreamReport.Transition> listener) {
         sweeper.onTransition(listener);
+    }
+
+    /** Called on an event loop for every transition of a circuit breaker, once; must not block. */
+    public void onCircuitTransition(Consumer<CircuitReport.Transition> listener) {
+        sweeper.onCircuitTransition(listener);
     }
 
     /** How many active checkers run: one per upstream and check settings. */

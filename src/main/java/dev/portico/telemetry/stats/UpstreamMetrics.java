@@ -1,5 +1,7 @@
 package dev.portico.telemetry.stats;
 
+import dev.portico.proxy.core.outcome.CircuitReport;
+import dev.portico.proxy.core.outcome.CircuitState;
 import dev.portico.proxy.core.outcome.UpstreamReport;
 import dev.portico.proxy.core.outcome.UpstreamState;
 import dev.portico.proxy.route.UpstreamHealthService;
@@ -17,7 +19,9 @@ import java.util.List;
  * Upstream health on {@code /q/metrics}, read at scrape time: {@code portico_upstream_state{vhost,upstream,state}}
  * (1 for the state the upstream is in, 0 for the others, so an alert can match {@code state="unhealthy"}),
  * {@code portico_upstream_requests_total{vhost,upstream}}, {@code portico_upstream_failures_total{vhost,upstream}}
- * and {@code portico_upstream_ejections_total{vhost,upstream}}.
+ * and {@code portico_upstream_ejections_total{vhost,upstream}}; and of the vhosts that have a circuit breaker,
+ * {@code portico_circuit_state{vhost,state}} (1 for its state, 0 for the others) and
+ * {@code portico_circuit_opens_total{vhost}}.
  */
 @Singleton
 public class UpstreamMetrics extends Collector {
@@ -58,6 +62,16 @@ public class UpstreamMetrics extends Collector {
             failures.addMetric(upstream, report.failures());
             ejections.addMetric(upstream, report.ejections());
         }
-        return List.of(state, requests, failures, ejections);
+        GaugeMetricFamily circuit = new GaugeMetricFamily("portico_circuit_state",
+                "1 for the state each vhost's circuit breaker is in", List.of("vhost", "state"));
+        CounterMetricFamily opens = new CounterMetricFamily("portico_circuit_opens",
+                "How often each vhost's circuit breaker opened", List.of("vhost"));
+        for (CircuitReport report : health.breakers()) {
+            for (CircuitState s : CircuitState.values()) {
+                circuit.addMetric(List.of(report.vhost(), s.code()), s == report.state() ? 1 : 0);
+            }
+            opens.addMetric(List.of(report.vhost()), report.opens());
+        }
+        return List.of(state, requests, failures, ejections, circuit, opens);
     }
 }

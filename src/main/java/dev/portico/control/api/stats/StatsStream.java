@@ -1,5 +1,6 @@
 package dev.portico.control.api.stats;
 
+import dev.portico.proxy.core.outcome.CircuitReport;
 import dev.portico.proxy.core.outcome.UpstreamReport;
 import dev.portico.proxy.route.UpstreamHealthService;
 import dev.portico.telemetry.Drops;
@@ -39,19 +40,29 @@ public class StatsStream {
         this.drops = drops;
         aggregator.onInterval(this::publish);
         upstreamHealth.onTransition(this::publishTransition);
+        upstreamHealth.onCircuitTransition(this::publishTransition);
+    }
+
+    private void publishTransition(UpstreamReport.Transition transition) {
+        publishTransition("upstream", transition.vhost(), UpstreamEvent.class, UpstreamEvent.of(transition));
+    }
+
+    private void publishTransition(CircuitReport.Transition transition) {
+        publishTransition("circuit", transition.vhost(), CircuitEvent.class, CircuitEvent.of(transition));
     }
 
     /**
-     * An upstream changed state: an {@code upstream} event to every subscriber (of that vhost, when filtered). Never
-     * dropped while a stats event is being written: it waits, in a short queue, to go right after it.
+     * An upstream or a circuit breaker changed state: an {@code upstream} or {@code circuit} event to every subscriber
+     * (of that vhost, when filtered). Never dropped while a stats event is being written: it waits, in a short queue,
+     * to go right after it.
      */
-    private void publishTransition(UpstreamReport.Transition transition) {
+    private <T> void publishTransition(String name, String vhost, Class<T> type, T data) {
         for (Subscriber subscriber : subscribers) {
-            if (subscriber.vhost == null || subscriber.vhost.isBlank() || subscriber.vhost.equals(transition.vhost())) {
+            if (subscriber.vhost == null || subscriber.vhost.isBlank() || subscriber.vhost.equals(vhost)) {
                 subscriber.offerTransition(subscriber.sse.newEventBuilder()
-                        .name("upstream")
+                        .name(name)
                         .mediaType(MediaType.APPLICATION_JSON_TYPE)
-                        .data(UpstreamEvent.class, UpstreamEvent.of(transition))
+                        .data(type, data)
                         .build());
             }
         }

@@ -39,7 +39,8 @@ public class UpstreamsResource {
     }
 
     @GET
-    @Operation(summary = "Each upstream's state, since when and why, and what went through it",
+    @Operation(summary = "Each upstream's state, since when and why, and what went through it; the circuit breaker's "
+            + "state",
             description = "As this instance sees it: active checks and passive health run in every replica. "
                     + "Answers from memory, so it works while the configuration database is unreachable.")
     @APIResponse(responseCode = "200", description = "The vhost's upstreams",
@@ -49,6 +50,7 @@ public class UpstreamsResource {
                 .orElseThrow(() -> ApiProblem.notFound("No vhost with id " + id + " is served"));
         List<UpstreamReport> reports = health.reports(id);
         return new UpstreamsView(served.name(), reports == null ? List.of()
-                : reports.stream().map(UpstreamsView.Upstream::of).toList());
+                : reports.stream().map(UpstreamsView.Upstream::of).toList(),
+                UpstreamsView.Breaker.of(health.breaker(id)));
     }
 }

@@ -1,5 +1,6 @@
 package dev.portico.control.api.upstream;
 
+import dev.portico.proxy.core.outcome.CircuitReport;
 import dev.portico.proxy.core.outcome.UpstreamReport;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
@@ -12,7 +13,29 @@ public record UpstreamsView(
         @Schema(description = "The vhost's name") String vhost,
         @Schema(description = "Its upstreams in configuration order, then those removed while requests to them "
                 + "finish (draining)")
-        List<Upstream> upstreams) {
+        List<Upstream> upstreams,
+        @Schema(description = "The vhost's circuit breaker; null when it has none")
+        Breaker circuitBreaker) {
+
+    /** The circuit breaker's state. */
+    @Schema(name = "CircuitBreakerState")
+    public record Breaker(
+            @Schema(description = "closed: requests go through and are counted; open: requests get 503 circuit_open "
+                    + "until the cool-down is over; half-open: trial requests go through, the others get 503",
+                    enumeration = {"closed", "open", "half-open"})
+            String state,
+            @Schema(description = "When it entered this state (or when this instance first had the breaker)")
+            Instant since,
+            @Schema(description = "Why, in words", example = "62% of 80 requests failed in 10s, open for 10s")
+            String reason,
+            @Schema(description = "How often it opened")
+            long opens) {
+
+        static Breaker of(CircuitReport report) {
+            return report == null ? null
+                    : new Breaker(report.state().code(), report.since(), report.reason(), report.opens());
+        }
+    }
 
     /** One upstream's state and counters. */
     @Schema(name = "UpstreamHealth")
@@ -20,10 +43,11 @@ public record UpstreamsView(
             @Schema(description = "The upstream's URL as configured; when DNS resolved its host name, one entry per "
                     + "address, named in brackets", example = "http://api.internal:8080 [10.0.0.5]")
             String url,
-            @Schema(description = "unknown: checks are on and none has passed yet (no traffic); healthy; unhealthy: "
-                    + "active checks failed; ejected: passive health took it out for a while; draining: removed "
-                    + "from the configuration while its requests finish",
-                    enumeration = {"unknown", "healthy", "unhealthy", "ejected", "draining"})
+            @Schema(description = "unknown: checks are on and none has passed yet (no traffic); healthy; "
+                    + "backup-standby: a backup ready to serve that gets no traffic while a primary is available; "
+                    + "unhealthy: active checks failed; ejected: passive health took it out for a while; draining: "
+                    + "removed from the configuration while its requests finish",
+                    enumeration = {"unknown", "healthy", "backup-standby", "unhealthy", "ejected", "draining"})
             String state,
             @Schema(description = "When it entered this state (or when this instance first had it)")
             Instant since,

@@ -55,6 +55,11 @@ public enum LocalReason {
      */
     CONNECTION_LIMIT(503, "connection_limit", "Service Unavailable"),
     NO_HEALTHY_UPSTREAM(503, "no_healthy_upstream", "Service Unavailable"),
+    /**
+     * The vhost's circuit breaker is open (too large a share of its requests failed) or half-open with its trial
+     * requests under way: refused at once with {@code Retry-After}, nothing sent upstream.
+     */
+    CIRCUIT_OPEN(503, "circuit_open", "Service Unavailable"),
     UPSTREAM_CONNECT_FAILURE(502, "upstream_connect_failure", "Bad Gateway"),
     /**
      * The TLS handshake with an {@code https://} upstream failed: its certificate is not trusted or does not name the

@@ -9,6 +9,11 @@ public enum UpstreamState {
     UNKNOWN("unknown", false),
     /** Takes traffic. */
     HEALTHY("healthy", true),
+    /**
+     * A {@code backup} upstream that could take traffic but gets none, because a primary is available; it becomes
+     * {@link #HEALTHY} when every primary is out (a request whose primaries were all tried may still use it).
+     */
+    BACKUP_STANDBY("backup-standby", false),
     /** Active checks failed {@code fall} times in a row: no traffic until {@code rise} pass in a row. */
     UNHEALTHY("unhealthy", false),
     /** Passive health took it out (5xx or failures in a row) until its ejection ends. */

@@ -151,7 +151,8 @@ public final class UpstreamGroup implements UpstreamAvailability {
      */
     public void report(LoopState loop, UpstreamTarget target, AttemptOutcome outcome, int status, String failure,
                        long nowNanos) {
-        watches[target.index()].reported(outcome == AttemptOutcome.RESPONDED ? Math.max(status, 100) : 0,
+        watches[target.index()].reported(loop.index(),
+                outcome == AttemptOutcome.RESPONDED ? Math.max(status, 100) : 0,
                 failure == null ? outcome.name().toLowerCase(Locale.ROOT) : failure,
                 nowNanos == 0 ? System.nanoTime() : nowNanos);
         if (outcome == AttemptOutcome.RESPONDED) {
@@ -164,6 +165,6 @@ public final class UpstreamGroup implements UpstreamAvailability {
 
     /** The client left before the upstream had its say: the attempt ends without a verdict on the upstream. */
     public void abandoned(UpstreamTarget target) {
-        watches[target.index()].reported(-1, null, 0);
+        watches[target.index()].reported(-1, -1, null, 0);
     }
 }

@@ -19,7 +19,7 @@ public interface UpstreamWatch {
         }
 
         @Override
-        public void reported(int status, String failure, long nowNanos) {
+        public void reported(int loop, int status, String failure, long nowNanos) {
         }
     };
 
@@ -31,7 +31,7 @@ public interface UpstreamWatch {
 
     /**
      * How that attempt went: the response's status, 0 for a failure ({@code failure} names it), -1 when the client
-     * left before the upstream had a say.
+     * left before the upstream had a say. Called on event loop {@code loop} (-1 with status -1).
      */
-    void reported(int status, String failure, long nowNanos);
+    void reported(int loop, int status, String failure, long nowNanos);
 }

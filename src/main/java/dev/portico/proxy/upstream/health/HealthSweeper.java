@@ -1,5 +1,6 @@
 package dev.portico.proxy.upstream.health;
 
+import dev.portico.proxy.core.outcome.CircuitReport;
 import dev.portico.proxy.core.outcome.UpstreamReport;
 import dev.portico.proxy.core.outcome.UpstreamState;
 import io.vertx.core.Vertx;
@@ -12,9 +13,11 @@ import java.util.function.Consumer;
 
 /**
  * Turns what the checks, the ejections and the origins' passive health say into transitions, told once each: every
- * {@link #PERIOD_MILLIS} it compares each upstream's state now with the one last shown, logs a change, tells the
- * listeners (the {@code upstream} events) and ends ejections whose time is up. One timer on one context for every
- * vhost: the hot path only reads volatile fields and never tells anyone.
+ * {@link #PERIOD_MILLIS} it ends ejections whose time is up, ejects by failure ratio, compares each upstream's state now
+ * with the one last shown, logs a change and tells the listeners (the {@code upstream} events); and it logs and tells
+ * the transitions of the vhosts' circuit breakers (the {@code circuit} events), turning half-open those whose
+ * cool-down is over. One timer on one context for every vhost: the hot path only reads volatile fields and never
+ * tells anyone.
  */
 public final class HealthSweeper {
 
@@ -23,6 +26,7 @@ public final class HealthSweeper {
 
     private final Vertx vertx;
     private final List<Consumer<UpstreamReport.Transition>> listeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<CircuitReport.Transition>> circuitListeners = new CopyOnWriteArrayList<>();
     private volatile List<VhostUpstreams> vhosts = List.of();
     private boolean started;
 
@@ -46,6 +50,10 @@ public final class HealthSweeper {
         listeners.add(listener);
     }
 
+    public void onCircuitTransition(Consumer<CircuitReport.Transition> listener) {
+        circuitListeners.add(listener);
+    }
+
     public List<VhostUpstreams> vhosts() {
         return vhosts;
     }
@@ -53,29 +61,44 @@ public final class HealthSweeper {
     void sweep() {
         long now = System.nanoTime();
         for (VhostUpstreams vhost : vhosts) {
-            for (UpstreamStatus status : vhost.statuses()) {
+            List<UpstreamStatus> statuses = vhost.statuses();
+            for (UpstreamStatus status : statuses) {
                 status.returnIfDue(now);
+                status.judgeFailureRatio(now);
+            }
+            UpstreamState[] states = VhostUpstreams.states(statuses, now);
+            for (int i = 0; i < states.length; i++) {
+                UpstreamStatus status = statuses.get(i);
                 UpstreamState before = status.shown();
-                UpstreamState state = status.current(now);
-                if (state != before) {
-                    String cause = status.cause(state, now, before);
-                    status.show(state, cause);
-                    tell(new UpstreamReport.Transition(vhost.name(), status.upstream(), before, state, cause,
-                            Instant.now()));
+                if (states[i] != before) {
+                    String cause = status.cause(states[i], now, before);
+                    status.show(states[i], cause);
+                    UpstreamReport.Transition transition = new UpstreamReport.Transition(vhost.name(),
+                            status.upstream(), before, states[i], cause, Instant.now());
+                    LOG.infof("vhost %s upstream %s: %s -> %s (%s)", transition.vhost(), transition.upstream(),
+                            transition.from().code(), transition.to().code(), transition.reason());
+                    tell(listeners, transition);
                 }
+            }
+            CircuitBreaker breaker = vhost.breaker();
+            if (breaker != null) {
+                breaker.tick(now);
+                breaker.drainTransitions(vhost.name(), transition -> {
+                    LOG.infof("vhost %s circuit breaker: %s -> %s (%s)", transition.vhost(), transition.from().code(),
+                            transition.to().code(), transition.reason());
+                    tell(circuitListeners, transition);
+                });
             }
             vhost.dropDrained();
         }
     }
 
-    private void tell(UpstreamReport.Transition transition) {
-        LOG.infof("vhost %s upstream %s: %s -> %s (%s)", transition.vhost(), transition.upstream(),
-                transition.from().code(), transition.to().code(), transition.reason());
-        for (Consumer<UpstreamReport.Transition> listener : listeners) {
+    private static <T> void tell(List<Consumer<T>> to, T transition) {
+        for (Consumer<T> listener : to) {
             try {
                 listener.accept(transition);
             } catch (RuntimeException e) {
-                LOG.warnf(e, "an upstream transition listener failed");
+                LOG.warnf(e, "a transition listener failed");
             }
         }
     }

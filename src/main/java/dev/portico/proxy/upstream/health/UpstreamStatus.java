@@ -1,5 +1,6 @@
 package dev.portico.proxy.upstream.health;
 
+import dev.portico.proxy.core.counters.FailureWindow;
 import dev.portico.proxy.core.outcome.UpstreamState;
 import dev.portico.proxy.upstream.balance.UpstreamHealth;
 import dev.portico.proxy.upstream.balance.UpstreamWatch;
@@ -12,8 +13,9 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One upstream of one vhost, across snapshots while the vhost lists it: its outlier detection (consecutive 5xx and
- * gateway errors, ejections that grow when they repeat), its counters, and the state operators see. Written by every
- * event loop (atomics and adders, no lock); the shown state is the sweeper's alone ({@link HealthSweeper}).
+ * gateway errors, the failure ratio over a window, ejections that grow when they repeat), its counters, and the state
+ * operators see. Written by every event loop (atomics, adders and the window's per-loop rows, no lock); the failure
+ * ratio is judged and the shown state kept by the sweeper alone ({@link HealthSweeper}).
  */
 public final class UpstreamStatus implements UpstreamWatch {
 
@@ -22,6 +24,9 @@ public final class UpstreamStatus implements UpstreamWatch {
     private volatile HealthChecker checker;
     private volatile UpstreamHealth originHealth;
     private volatile boolean draining;
+    private volatile boolean backup;
+    /** The failure ratio's window, or null while the vhost does not eject by failure ratio. */
+    private volatile FailureWindow window;
 
     private final AtomicInteger consecutive5xx = new AtomicInteger();
     private final AtomicInteger consecutiveGatewayErrors = new AtomicInteger();
@@ -42,20 +47,35 @@ public final class UpstreamStatus implements UpstreamWatch {
     private volatile Instant since = Instant.now();
     private volatile String reason;
 
-    UpstreamStatus(VhostUpstreams vhost, String upstream, HealthChecker checker, UpstreamHealth originHealth) {
+    UpstreamStatus(VhostUpstreams vhost, String upstream, HealthChecker checker, UpstreamHealth originHealth,
+                   boolean backup) {
         this.vhost = vhost;
         this.upstream = upstream;
         this.checker = checker;
         this.originHealth = originHealth;
-        this.shown = checker == null ? UpstreamState.HEALTHY : checker.state();
-        this.reason = checker == null ? "added (no active health check)" : checker.reason();
+        this.backup = backup;
+        // A new backup with checks off is ready and waits: primaries are listed (a vhost has at least one).
+        this.shown = checker != null ? checker.state() : backup ? UpstreamState.BACKUP_STANDBY : UpstreamState.HEALTHY;
+        this.reason = checker != null ? checker.reason() : "added (no active health check)"
+                + (backup ? "; a backup, standing by while a primary takes the traffic" : "");
     }
 
-    /** The configuration now in force: the checker (null when checks are off) and the origin's passive health. */
-    void bind(HealthChecker checker, UpstreamHealth originHealth) {
+    /**
+     * The configuration now in force: the checker (null when checks are off), the origin's passive health, whether it
+     * is a backup, and the failure ratio's window (kept while its length and the loops stay the same).
+     */
+    void bind(HealthChecker checker, UpstreamHealth originHealth, boolean backup, OutlierDetectionSpec rules,
+              int loops) {
         this.checker = checker;
         this.originHealth = originHealth;
+        this.backup = backup;
         this.draining = false;
+        FailureWindow kept = window;
+        if (!rules.failureRatioOn()) {
+            window = null;
+        } else if (kept == null || !kept.window().equals(rules.failureRatioWindow())) {
+            window = new FailureWindow(rules.failureRatioWindow(), loops);
+        }
     }
 
     /**
@@ -77,16 +97,24 @@ public final class UpstreamStatus implements UpstreamWatch {
         inFlight.increment();
     }
 
-    /** Counts the attempt's end, and ejects after too many 5xx or gateway errors in a row. */
+    /**
+     * Counts the attempt's end, and ejects after too many 5xx or gateway errors in a row; the failure ratio's window
+     * counts it on this loop's row.
+     */
     @Override
-    public void reported(int status, String failure, long nowNanos) {
+    public void reported(int loop, int status, String failure, long nowNanos) {
         inFlight.decrement();
         if (status < 0) {
             return;
         }
         OutlierDetectionSpec rules = vhost.outlierDetection();
-        if (status >= 500 || status == 0) {
+        boolean failed = status >= 500 || status == 0;
+        if (failed) {
             failures.increment();
+        }
+        FailureWindow ratio = window;
+        if (ratio != null) {
+            ratio.record(loop, failed, nowNanos);
         }
         if (status == 0) {
             int inARow = consecutiveGatewayErrors.incrementAndGet();
@@ -135,7 +163,29 @@ public final class UpstreamStatus implements UpstreamWatch {
         ejected = true;
         consecutive5xx.set(0);
         consecutiveGatewayErrors.set(0);
+        FailureWindow ratio = window;
+        if (ratio != null) {
+            // It comes back with a clean slate, as Envoy's counters start again each interval.
+            ratio.restart(nowNanos);
+        }
         ejections.increment();
+    }
+
+    /**
+     * Ejects when the failure ratio over the window reached the vhost's (with enough requests): Envoy's failure
+     * percentage detector, judged by the sweeper every {@link HealthSweeper#PERIOD_MILLIS} instead of once per
+     * interval, so the request path never sums the window.
+     */
+    void judgeFailureRatio(long nowNanos) {
+        FailureWindow ratio = window;
+        OutlierDetectionSpec rules = vhost.outlierDetection();
+        if (ratio == null || ejected || !rules.failureRatioOn()) {
+            return;
+        }
+        FailureWindow.Counts counts = ratio.counts(nowNanos);
+        if (counts.requests() >= rules.failureRatioMinRequests() && counts.ratio() >= rules.failureRatio()) {
+            eject(nowNanos, counts.describe(HealthChecker.words(ratio.window().toNanos())));
+        }
     }
 
     /** Ends an ejection whose time is up (the sweeper's call); true when one ended. */
@@ -167,11 +217,18 @@ public final class UpstreamStatus implements UpstreamWatch {
         return draining;
     }
 
+    boolean backup() {
+        return backup;
+    }
+
     boolean idle() {
         return inFlight.sum() <= 0;
     }
 
-    /** The state now and its cause, from what the check, the ejection and the origin's passive health say. */
+    /**
+     * The state now, from what the check, the ejection and the origin's passive health say; a backup's
+     * {@link UpstreamState#BACKUP_STANDBY} is the vhost's to tell, from its primaries ({@link VhostUpstreams#states}).
+     */
     UpstreamState current(long nowNanos) {
         if (draining) {
             return UpstreamState.DRAINING;
@@ -198,7 +255,10 @@ public final class UpstreamStatus implements UpstreamWatch {
             case EJECTED -> ejected && nowNanos - ejectedUntilNanos < 0 ? ejectionReason
                     : "connect or response failure: out for the origin's fail timeout (portico.upstream.fail-timeout)";
             case HEALTHY -> before == UpstreamState.EJECTED ? "ejection ended"
+                    : before == UpstreamState.BACKUP_STANDBY ? "no primary is available: this backup takes the traffic"
                     : check != null ? check.reason() : "added (no active health check)";
+            case BACKUP_STANDBY -> (before == UpstreamState.HEALTHY ? "" : cause(UpstreamState.HEALTHY, nowNanos, before)
+                    + "; ") + "a backup, standing by while a primary takes the traffic";
         };
     }
 

@@ -1,7 +1,9 @@
 package dev.portico.proxy.upstream.health;
 
 import dev.portico.proxy.core.RuntimeKey;
+import dev.portico.proxy.core.outcome.CircuitReport;
 import dev.portico.proxy.core.outcome.UpstreamReport;
+import dev.portico.proxy.core.outcome.UpstreamState;
 import dev.portico.proxy.upstream.balance.UpstreamHealth;
 import dev.portico.vhost.OutlierDetectionSpec;
 
@@ -16,7 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The health of one vhost's upstreams, kept across snapshots (a {@link dev.portico.proxy.core.VhostRuntime} state that
  * every compile hands over): each upstream's {@link UpstreamStatus} by its URL, so an edit that keeps an upstream keeps
  * its state and counters, and the outlier detection rules with the count of ejections in force, which
- * {@code maxEjectedPercent} caps. Upstreams a compile drops stay listed as draining while requests to them finish.
+ * {@code maxEjectedPercent} caps, and the vhost's circuit breaker when it has one. Upstreams a compile drops stay
+ * listed as draining while requests to them finish.
  */
 public final class VhostUpstreams {
 
@@ -24,8 +27,11 @@ public final class VhostUpstreams {
     /** Every compile hands the state over: statuses are matched by URL inside. */
     public static final Object COMPATIBILITY = "upstream-health";
 
+    private final int loops;
     private volatile String vhost;
     private volatile OutlierDetectionSpec outlierDetection = OutlierDetectionSpec.DEFAULT;
+    /** Null when the vhost has none. */
+    private volatile CircuitBreaker breaker;
     private volatile int maxEjected;
     private final AtomicInteger ejectedNow = new AtomicInteger();
     /** Replaced whole by each compile; read by the sweeper and the API. */
@@ -33,22 +39,30 @@ public final class VhostUpstreams {
     private final List<UpstreamStatus> draining = new CopyOnWriteArrayList<>();
 
     /** One upstream as a compile binds it. */
-    public record Binding(String url, HealthChecker checker, UpstreamHealth originHealth) {
+    public record Binding(String url, HealthChecker checker, UpstreamHealth originHealth, boolean backup) {
     }
 
     /** What a compile bound, applied only once the whole compile succeeded ({@link #commit()}). */
     private record Pending(String vhost, UpstreamStatus[] statuses, List<Binding> bindings,
-                           List<UpstreamStatus> dropped, OutlierDetectionSpec rules) {
+                           List<UpstreamStatus> dropped, OutlierDetectionSpec rules, CircuitBreaker breaker) {
     }
 
     private volatile Pending pending;
+
+    /** @param loops the number of event loops, each counting failure ratios on its own row */
+    public VhostUpstreams(int loops) {
+        this.loops = loops;
+    }
 
     /**
      * This compile's upstreams, in order, as statuses: the current ones for URLs still listed, new ones otherwise.
      * Nothing changes for the snapshot being served until {@link #commit()}: a compile that fails later leaves it as
      * it was. Compile time only (one compile at a time).
+     *
+     * @param breaker the vhost's circuit breaker, or null
      */
-    public UpstreamStatus[] bind(String vhostName, List<Binding> upstreams, OutlierDetectionSpec rules) {
+    public UpstreamStatus[] bind(String vhostName, List<Binding> upstreams, OutlierDetectionSpec rules,
+                                 CircuitBreaker breaker) {
         Map<String, List<UpstreamStatus>> previous = new LinkedHashMap<>();
         for (UpstreamStatus status : current) {
             previous.computeIfAbsent(status.upstream(), u -> new ArrayList<>()).add(status);
@@ -59,11 +73,12 @@ public final class VhostUpstreams {
             List<UpstreamStatus> same = previous.get(binding.url());
             UpstreamStatus status = same == null || same.isEmpty() ? null : same.remove(0);
             out[i] = status != null ? status
-                    : new UpstreamStatus(this, binding.url(), binding.checker(), binding.originHealth());
+                    : new UpstreamStatus(this, binding.url(), binding.checker(), binding.originHealth(),
+                            binding.backup());
         }
         List<UpstreamStatus> dropped = new ArrayList<>();
         previous.values().forEach(dropped::addAll);
-        pending = new Pending(vhostName, out, List.copyOf(upstreams), dropped, rules);
+        pending = new Pending(vhostName, out, List.copyOf(upstreams), dropped, rules, breaker);
         return out;
     }
 
@@ -92,8 +107,10 @@ public final class VhostUpstreams {
         pending = null;
         vhost = p.vhost();
         outlierDetection = p.rules();
+        breaker = p.breaker();
         for (int i = 0; i < p.statuses().length; i++) {
-            p.statuses()[i].bind(p.bindings().get(i).checker(), p.bindings().get(i).originHealth());
+            Binding binding = p.bindings().get(i);
+            p.statuses()[i].bind(binding.checker(), binding.originHealth(), binding.backup(), p.rules(), loops);
         }
         for (UpstreamStatus status : p.dropped()) {
             status.forgetEjection();
@@ -148,6 +165,38 @@ public final class VhostUpstreams {
         List<UpstreamStatus> all = new ArrayList<>(current);
         all.addAll(draining);
         return all;
+    }
+
+    /**
+     * The state of each of {@code statuses} now, in order: what each one's check, ejection and passive health say,
+     * except that a backup ready to serve stands by while a primary is ready too (the group offers backups only when
+     * no primary may take a request).
+     */
+    static UpstreamState[] states(List<UpstreamStatus> statuses, long nowNanos) {
+        UpstreamState[] states = new UpstreamState[statuses.size()];
+        boolean primaryReady = false;
+        for (int i = 0; i < states.length; i++) {
+            UpstreamStatus status = statuses.get(i);
+            states[i] = status.current(nowNanos);
+            primaryReady |= !status.backup() && states[i] == UpstreamState.HEALTHY;
+        }
+        for (int i = 0; primaryReady && i < states.length; i++) {
+            if (statuses.get(i).backup() && states[i] == UpstreamState.HEALTHY) {
+                states[i] = UpstreamState.BACKUP_STANDBY;
+            }
+        }
+        return states;
+    }
+
+    /** The vhost's circuit breaker, or null. */
+    CircuitBreaker breaker() {
+        return breaker;
+    }
+
+    /** What the upstreams endpoint shows of the breaker; null when the vhost has none. */
+    public CircuitReport breakerReport() {
+        CircuitBreaker b = breaker;
+        return b == null ? null : b.report(vhost);
     }
 
     /** Forgets the draining upstreams whose last request finished (the sweeper's call). */

@@ -32,6 +32,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The API side of upstream health: {@code healthCheck} and {@code outlierDetection} validated field by field and shown
@@ -102,14 +103,88 @@ class UpstreamsApiTest extends DataPlaneTestSupport {
                         .put("interval", "2s").put("timeout", "2s").put("rise", 2).put("fall", 3).put("jitter", "200ms"),
                 view.getJsonObject("healthCheck"));
         assertEquals(new JsonObject().put("enabled", true).put("consecutive5xx", 5).put("consecutiveGatewayErrors", 5)
-                        .put("baseEjectionTime", "1m").put("maxEjectionTime", "5m").put("maxEjectedPercent", 50),
+                        .put("baseEjectionTime", "1m").put("maxEjectionTime", "5m").put("maxEjectedPercent", 50)
+                        .put("failureRatio", 0.0).put("failureRatioMinRequests", 50).put("failureRatioWindow", "10s"),
                 view.getJsonObject("outlierDetection"));
+        assertNull(view.getValue("circuitBreaker"));
 
         JsonObject plain = new JsonObject(Api.given().get(Problems.VHOSTS + "/"
                 + Api.create(Api.vhost("plain", "plain.test", "http://127.0.0.1:1"))).then().statusCode(200)
                 .extract().asString());
         assertNull(plain.getValue("healthCheck"));
         assertEquals(50, plain.getJsonObject("outlierDetection").getInteger("maxEjectedPercent"));
+    }
+
+    @Test
+    void failureRatioAndCircuitBreakerFieldsAreNamedAndShownNormalised() {
+        Response bad = post(Api.vhost("bad-ratio", "bad-ratio.test", "http://127.0.0.1:1")
+                .put("outlierDetection", new JsonObject().put("failureRatio", 1.5).put("failureRatioMinRequests", 0)
+                        .put("failureRatioWindow", "1h"))
+                .put("circuitBreaker", new JsonObject().put("failureRatio", 0).put("minRequests", 100_001)
+                        .put("window", "0s").put("coolDown", "2h").put("halfOpenRequests", 101)));
+        Problems.assertInvalid(bad, "outlierDetection.failureRatio", "outlierDetection.failureRatioMinRequests",
+                "outlierDetection.failureRatioWindow", "circuitBreaker.failureRatio", "circuitBreaker.minRequests",
+                "circuitBreaker.window", "circuitBreaker.coolDown", "circuitBreaker.halfOpenRequests");
+        assertEquals(8, Problems.errors(bad).size(), bad.asString());
+        Response wrongType = post(Api.vhost("bad-type", "bad-type.test", "http://127.0.0.1:1")
+                .put("circuitBreaker", new JsonObject().put("failureRatio", "half")));
+        Problems.assertInvalid(wrongType, "circuitBreaker.failureRatio");
+        Response noUpstreams = post(new JsonObject().put("name", "files").put("hostnames", new JsonArray()
+                .add("files.test")).put("static", new JsonObject().put("root", "/tmp"))
+                .put("circuitBreaker", new JsonObject()));
+        Problems.assertInvalid(noUpstreams, "circuitBreaker");
+        Problems.assertNoVhosts();
+
+        String id = Api.create(Api.vhost("guarded", "guarded.test", "http://127.0.0.1:1")
+                .put("outlierDetection", new JsonObject().put("failureRatio", 0.25).put("failureRatioWindow", "30000ms"))
+                .put("circuitBreaker", new JsonObject().put("coolDown", "60s")));
+        JsonObject view = new JsonObject(Api.given().get(Problems.VHOSTS + "/" + id).then().statusCode(200)
+                .extract().asString());
+        JsonObject outliers = view.getJsonObject("outlierDetection");
+        assertEquals(0.25, outliers.getDouble("failureRatio"));
+        assertEquals(50, outliers.getInteger("failureRatioMinRequests"));
+        assertEquals("30s", outliers.getString("failureRatioWindow"));
+        assertEquals(new JsonObject().put("failureRatio", 0.5).put("minRequests", 20).put("window", "10s")
+                .put("coolDown", "1m").put("halfOpenRequests", 3), view.getJsonObject("circuitBreaker"));
+    }
+
+    @Test
+    void aBackupStandsByWhileAPrimaryServesAndServesWhenNoneCan() {
+        AtomicInteger primaryHealth = new AtomicInteger(200);
+        origin = ScriptedOrigin.start().on("/healthz", request -> Reply.of(primaryHealth.get(), ""))
+                .on("/app", Reply.of(200, "primary"));
+        ScriptedOrigin backup = ScriptedOrigin.start().on("/healthz", Reply.of(200, "")).on("/app", Reply.of(200, "backup"));
+        try {
+            JsonObject definition = Api.vhost("standby", "standby.test", origin.url())
+                    .put("healthCheck", new JsonObject().put("path", "/healthz").put("interval", "100ms")
+                            .put("rise", 1).put("fall", 1));
+            definition.getJsonArray("upstreams").add(new JsonObject().put("url", backup.url()).put("backup", true));
+            String id = Api.create(definition);
+            JsonObject standing = UpstreamStates.await(id, 1, "backup-standby");
+            assertTrue(standing.getString("reason").endsWith("a backup, standing by while a primary takes the traffic"),
+                    standing::encode);
+            assertEquals("healthy", UpstreamStates.upstream(id, 0).getString("state"));
+            assertEquals("primary", client().get("standby.test", "/app").text());
+            String labels = "{vhost=\"standby\",upstream=\"" + backup.url() + "\",state=\"%s\"}";
+            Eventually.within(Duration.ofSeconds(5), () -> {
+                Scrape scrape = Scrape.of(metrics);
+                assertEquals(1, scrape.value("portico_upstream_state" + labels.formatted("backup-standby")));
+                assertEquals(0, scrape.value("portico_upstream_state" + labels.formatted("healthy")));
+            });
+
+            primaryHealth.set(503);
+            UpstreamStates.await(id, 0, "unhealthy");
+            JsonObject serving = UpstreamStates.await(id, 1, "healthy");
+            assertEquals("no primary is available: this backup takes the traffic", serving.getString("reason"));
+            assertEquals("backup", client().get("standby.test", "/app").text());
+
+            primaryHealth.set(200);
+            JsonObject back = UpstreamStates.await(id, 1, "backup-standby");
+            assertEquals("a backup, standing by while a primary takes the traffic", back.getString("reason"));
+            assertEquals("primary", client().get("standby.test", "/app").text());
+        } finally {
+            backup.close();
+        }
     }
 
     @Test

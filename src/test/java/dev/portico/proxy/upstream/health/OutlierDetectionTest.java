@@ -19,14 +19,17 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Passive outlier detection with real origins answering 503 in bursts: ejection after consecutive 5xx, return after
- * the ejection time, longer ejections when they repeat, and the cap on how many upstreams may be out.
+ * Passive outlier detection with real origins answering 503 in bursts: ejection after consecutive 5xx or by the failure
+ * ratio over a window, return after the ejection time, longer ejections when they repeat, and the cap on how many
+ * upstreams may be out.
  */
 @QuarkusTest
 @QuarkusTestResource(value = PostgresResource.class, restrictToAnnotatedClass = false)
@@ -42,8 +45,7 @@ class OutlierDetectionTest extends DataPlaneTestSupport {
 
     /** An origin answering {@code /app} with its name, or 503 while {@code failing} is set. */
     private ScriptedOrigin origin(String name, AtomicBoolean failing) {
-        ScriptedOrigin origin = ScriptedOrigin.start()
-                .on("/app", request -> failing.get() ? Reply.of(503, "busy") : Reply.of(200, name));
+        ScriptedOrigin origin = ScriptedOrigin.failingWhile(name, failing);
         origins.add(origin);
         return origin;
     }
@@ -151,6 +153,35 @@ class OutlierDetectionTest extends DataPlaneTestSupport {
         // Ejected, it would have had three.
         assertTrue(a.count("/app") >= 6, "a had " + a.count("/app"));
         assertEquals(0, UpstreamStates.upstream(id, 0).getLong("ejections"));
+    }
+
+    @Test
+    void anUpstreamFailingHalfItsRequestsIsEjectedByRatioButNotBeforeItHadEnough() throws Exception {
+        AtomicInteger answered = new AtomicInteger();
+        ScriptedOrigin flaky = ScriptedOrigin.start().on("/app", request -> answered.getAndIncrement() % 2 == 0
+                ? Reply.of(503, "busy") : Reply.of(200, "flaky"));
+        origins.add(flaky);
+        ScriptedOrigin a = origin("a", new AtomicBoolean());
+        ScriptedOrigin b = origin("b", new AtomicBoolean());
+        // Never two 503 in a row: only the ratio can eject it.
+        String id = vhost("ratio", outliers("failureRatio", 0.5, "failureRatioMinRequests", 20,
+                "failureRatioWindow", "1m", "baseEjectionTime", "1h", "maxEjectionTime", "1h"), flaky.url(), a.url(),
+                b.url());
+        ProxyClient client = client();
+        sendUntil(client, "ratio.test", flaky, 19);
+        // 10 of 19 failed (52%), but 19 are fewer than the minimum: a few sweeps later it is still in.
+        Thread.sleep(4 * HealthSweeper.PERIOD_MILLIS);
+        assertEquals("healthy", UpstreamStates.upstream(id, 0).getString("state"));
+
+        sendUntil(client, "ratio.test", flaky, 20);
+        JsonObject ejected = UpstreamStates.await(id, 0, "ejected");
+        assertEquals("50% of 20 requests failed in 1m, ejected for 1h", ejected.getString("reason"));
+        assertEquals(1, ejected.getLong("ejections"));
+        for (int i = 0; i < 6; i++) {
+            assertTrue(Set.of("a", "b").contains(client.get("ratio.test", "/app").text()));
+        }
+        assertEquals(20, flaky.count("/app"));
+        assertEquals("healthy", UpstreamStates.upstream(id, 1).getString("state"));
     }
 
     private static long ejectedCount(JsonArray upstreams) {
