@@ -19,6 +19,7 @@ import java.util.UUID;
  * @param healthCheck the active health check of the upstreams, or null for none
  * @param outlierDetection passive ejection of upstreams that answer 5xx or fail in a row
  * @param balance how requests are spread over the upstreams; null for {@link BalanceSpec#DEFAULT}
+ * @param upstreamLimits the queue for a busy upstream's connections; null for {@link UpstreamLimitsSpec#DEFAULT}
  */
 public record VhostSpec(
         UUID id,
@@ -45,7 +46,8 @@ public record VhostSpec(
         RetrySpec retry,
         HealthCheckSpec healthCheck,
         OutlierDetectionSpec outlierDetection,
-        BalanceSpec balance) {
+        BalanceSpec balance,
+        UpstreamLimitsSpec upstreamLimits) {
 
     /** How long a WebSocket (or other upgraded) tunnel may stay silent both ways when the vhost does not say. */
     public static final Duration DEFAULT_WEBSOCKET_IDLE_TIMEOUT = Duration.ofHours(1);
@@ -61,5 +63,6 @@ public record VhostSpec(
         retry = retry == null ? RetrySpec.DEFAULT : retry;
         outlierDetection = outlierDetection == null ? OutlierDetectionSpec.DEFAULT : outlierDetection;
         balance = balance == null ? BalanceSpec.DEFAULT : balance;
+        upstreamLimits = upstreamLimits == null ? UpstreamLimitsSpec.DEFAULT : upstreamLimits;
     }
 }

@@ -70,7 +70,8 @@ public final class VhostMapper {
                 RetrySettingsCheck.toSpec(d.retry()),
                 HealthCheckSettingsCheck.toSpec(d.healthCheck()),
                 OutlierDetectionSettingsCheck.toSpec(d.outlierDetection()),
-                BalanceSettingsCheck.toSpec(d));
+                BalanceSettingsCheck.toSpec(d),
+                UpstreamLimitsSettingsCheck.toSpec(d.upstreamLimits()));
     }
 
     private static AccessLogSpec accessLog(AccessLogDefinition d) {

@@ -11,6 +11,7 @@ import dev.portico.proxy.core.StatsRegistry;
 import dev.portico.proxy.core.VhostRuntime;
 import dev.portico.proxy.headers.HeaderRulesStage;
 import dev.portico.proxy.upstream.ForwardStage;
+import dev.portico.proxy.upstream.pool.PoolLimits;
 import dev.portico.proxy.upstream.UpstreamSettings;
 import dev.portico.proxy.upstream.balance.BalancePolicies;
 import dev.portico.proxy.upstream.balance.SlowStart;
@@ -28,6 +29,7 @@ import dev.portico.proxy.upstream.retry.RetryPolicy;
 import dev.portico.vhost.BalanceSpec;
 import dev.portico.vhost.CompileException;
 import dev.portico.vhost.RetrySpec;
+import dev.portico.vhost.UpstreamLimitsSpec;
 import dev.portico.vhost.UpstreamSpec;
 import dev.portico.vhost.VhostSpec;
 import jakarta.inject.Singleton;
@@ -69,6 +71,8 @@ public class SnapshotCompiler {
     private final TrustedProxies trustedProxies;
     private final String viaPseudonym;
     private final int maxFails;
+    /** {@code portico.upstream.max-pending}: the queue of a vhost whose upstreamLimits leave it out. */
+    private final int defaultMaxPending;
     private final long failTimeoutNanos;
     private final long defaultMaxRequestBody;
     private final int eventLoops;
@@ -98,6 +102,7 @@ public class SnapshotCompiler {
         this.viaPseudonym = dataplane.viaPseudonym()
                 .orElseGet(() -> "portico-" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16));
         this.maxFails = upstream.maxFails();
+        this.defaultMaxPending = Math.max(1, upstream.maxPending());
         this.failTimeoutNanos = upstream.failTimeout().toNanos();
         this.defaultMaxRequestBody = dataplane.maxRequestBody().asLongValue();
         this.eventLoops = dataplane.eventLoopCount();
@@ -229,8 +234,8 @@ public class SnapshotCompiler {
             throw new CompileException(spec.name(), "upstreams",
                     "must list 1 to " + UpstreamGroup.MAX_UPSTREAMS + " upstreams (or none, when static is set)");
         }
-        int connectTimeout = (int) Math.min(Integer.MAX_VALUE, spec.connectTimeout().toMillis());
-        UpstreamGroup group = proxied ? group(spec, connectTimeout, bind, poolKeys, runtime, material.certificates())
+        PoolLimits limits = poolLimits(spec);
+        UpstreamGroup group = proxied ? group(spec, limits, bind, poolKeys, runtime, material.certificates())
                 : null;
 
         long maxRequestBody = spec.maxRequestBody() != null ? spec.maxRequestBody() : defaultMaxRequestBody;
@@ -239,12 +244,23 @@ public class SnapshotCompiler {
         Compilation compilation = new Compilation(spec, runtime, proxied, compression, maxRequestBody, store,
                 material.acmeChallenges());
         Stage[] stages = compilation.pipeline(StageRegistry.pipeline(
-                context -> proxied ? forward(spec, group, connectTimeout, retry(spec.retry(), runtime)) : null));
+                context -> proxied ? forward(spec, group, limits, retry(spec.retry(), runtime)) : null));
         return new CompiledVhost(spec, stages,
                 bind ? stats.forVhost(spec.name()) : null, compression, runtime);
     }
 
-    private UpstreamGroup group(VhostSpec spec, int connectTimeout, boolean bind, Set<String> poolKeys,
+    /**
+     * How the vhost's requests use its upstreams' pools: a queue timeout left out is the connect timeout, as
+     * HAProxy's {@code timeout queue} falls back to {@code timeout connect}: both bound the wait for a connection.
+     */
+    private PoolLimits poolLimits(VhostSpec spec) {
+        int connectTimeout = (int) Math.min(Integer.MAX_VALUE, spec.connectTimeout().toMillis());
+        UpstreamLimitsSpec set = spec.upstreamLimits();
+        return new PoolLimits(connectTimeout, set.maxPending() != null ? set.maxPending() : defaultMaxPending,
+                set.queueTimeout() != null ? set.queueTimeout().toMillis() : connectTimeout);
+    }
+
+    private UpstreamGroup group(VhostSpec spec, PoolLimits limits, boolean bind, Set<String> poolKeys,
                                 VhostRuntime runtime, Map<String, TlsTable.Entry> certificates) {
         List<UpstreamTarget> targets = new ArrayList<>(spec.upstreams().size());
         UpstreamAddresses resolved = addresses;
@@ -268,8 +284,8 @@ public class SnapshotCompiler {
                 if (bind) {
                     healthKeysInUse.add(healthKey);
                 }
-                UpstreamTarget target = UpstreamTarget.of(targets.size(), upstream, address, connectTimeout,
-                        upstreamHealth, clientCertificate);
+                UpstreamTarget target = UpstreamTarget.of(targets.size(), upstream, address,
+                        limits.connectTimeoutMillis(), limits.maxPending(), upstreamHealth, clientCertificate);
                 if (bind && address == each.get(0)) {
                     target.tls().warnIfUnverified(spec.name(), upstream);
                 }
@@ -324,9 +340,9 @@ public class SnapshotCompiler {
         return entry == null ? null : new UpstreamTls.ClientCertificate(entry.alias(), entry.chain(), entry.privateKey());
     }
 
-    private ForwardStage forward(VhostSpec spec, UpstreamGroup group, int connectTimeout, RetryPolicy retry) {
+    private ForwardStage forward(VhostSpec spec, UpstreamGroup group, PoolLimits limits, RetryPolicy retry) {
         return new ForwardStage(group, spec.preserveHost(), HeaderRulesStage.hostOverride(spec.requestHeaders()),
-                connectTimeout, spec.readTimeout().toMillis(), viaPseudonym, spec.websocket(),
+                limits, spec.readTimeout().toMillis(), viaPseudonym, spec.websocket(),
                 spec.websocketIdleTimeout().toMillis(), retry);
     }
 

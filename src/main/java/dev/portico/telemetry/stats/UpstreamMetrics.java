@@ -17,7 +17,7 @@ import java.util.List;
  * Upstream health on {@code /q/metrics}, read at scrape time: {@code portico_upstream_state{vhost,upstream,state}}
  * (1 for the state the upstream is in, 0 for the others, so an alert can match {@code state="unhealthy"}),
  * {@code portico_upstream_requests_total{vhost,upstream}}, {@code portico_upstream_failures_total{vhost,upstream}}
- * and {@code portico_upstream_ejections_total{vhost,upstream}}.
+ * {@code portico_upstream_ejections_total{vhost,upstream}} and {@code portico_upstream_overloaded_total{vhost,upstream}}.
  */
 @Singleton
 public class UpstreamMetrics extends Collector {
@@ -45,6 +45,8 @@ public class UpstreamMetrics extends Collector {
                 "Of those, the ones that failed or answered 5xx", labels);
         CounterMetricFamily ejections = new CounterMetricFamily("portico_upstream_ejections",
                 "Ejections by outlier detection", labels);
+        CounterMetricFamily overloaded = new CounterMetricFamily("portico_upstream_overloaded",
+                "Attempts refused by the upstream's queue (full, or waited too long): upstream_overloaded", labels);
         for (UpstreamReport report : health.reports()) {
             if (report.state() == UpstreamState.DRAINING) {
                 // Gone from the configuration: its series end (and may not clash with a new upstream of that URL).
@@ -57,7 +59,8 @@ public class UpstreamMetrics extends Collector {
             requests.addMetric(upstream, report.requests());
             failures.addMetric(upstream, report.failures());
             ejections.addMetric(upstream, report.ejections());
+            overloaded.addMetric(upstream, report.overloaded());
         }
-        return List.of(state, requests, failures, ejections);
+        return List.of(state, requests, failures, ejections, overloaded);
     }
 }
