@@ -20,6 +20,7 @@ import java.util.UUID;
  * @param outlierDetection passive ejection of upstreams that answer 5xx or fail in a row
  * @param circuitBreaker the breaker over the upstream group, or null for none
  * @param balance how requests are spread over the upstreams; null for {@link BalanceSpec#DEFAULT}
+ * @param upstreamLimits the queue for a busy upstream's connections; null for {@link UpstreamLimitsSpec#DEFAULT}
  */
 public record VhostSpec(
         UUID id,
@@ -47,7 +48,8 @@ public record VhostSpec(
         HealthCheckSpec healthCheck,
         OutlierDetectionSpec outlierDetection,
         CircuitBreakerSpec circuitBreaker,
-        BalanceSpec balance) {
+        BalanceSpec balance,
+        UpstreamLimitsSpec upstreamLimits) {
 
     /** How long a WebSocket (or other upgraded) tunnel may stay silent both ways when the vhost does not say. */
     public static final Duration DEFAULT_WEBSOCKET_IDLE_TIMEOUT = Duration.ofHours(1);
@@ -63,5 +65,6 @@ public record VhostSpec(
         retry = retry == null ? RetrySpec.DEFAULT : retry;
         outlierDetection = outlierDetection == null ? OutlierDetectionSpec.DEFAULT : outlierDetection;
         balance = balance == null ? BalanceSpec.DEFAULT : balance;
+        upstreamLimits = upstreamLimits == null ? UpstreamLimitsSpec.DEFAULT : upstreamLimits;
     }
 }

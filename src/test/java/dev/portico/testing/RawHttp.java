@@ -36,6 +36,17 @@ public final class RawHttp {
         }
     }
 
+    /**
+     * Writes a GET on {@code socket}, whose answer the caller reads later ({@link #readResponse}), or never: how tests
+     * hold requests open side by side.
+     */
+    public static Socket sendGet(Socket socket, String host, String path) throws IOException {
+        socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+        socket.getOutputStream().flush();
+        return socket;
+    }
+
     /** Reads until the server closes; fails if it is still open after the socket's read timeout. */
     public static String readToClose(InputStream in) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -113,7 +113,9 @@ public record VhostDefinition(
         @Schema(description = "An upstream that comes back after passive health took it out ramps from 10% to "
                 + "100% of its weight over this time, e.g. 30s (at most 1h; 0s is off). Not for hash",
                 defaultValue = "0s")
-        String slowStart) {
+        String slowStart,
+        @Schema(description = "How many requests may wait for a busy upstream's connections, and for how long")
+        UpstreamLimitsDefinition upstreamLimits) {
 
     /** The sticky cookie of a vhost with balance sticky. */
     @Schema(name = "Sticky")

@@ -71,7 +71,8 @@ public final class VhostMapper {
                 HealthCheckSettingsCheck.toSpec(d.healthCheck()),
                 OutlierDetectionSettingsCheck.toSpec(d.outlierDetection()),
                 CircuitBreakerSettingsCheck.toSpec(d.circuitBreaker()),
-                BalanceSettingsCheck.toSpec(d));
+                BalanceSettingsCheck.toSpec(d),
+                UpstreamLimitsSettingsCheck.toSpec(d.upstreamLimits()));
     }
 
     private static AccessLogSpec accessLog(AccessLogDefinition d) {

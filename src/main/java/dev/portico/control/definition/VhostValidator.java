@@ -107,7 +107,8 @@ public final class VhostValidator {
                 balance.balanceBy(),
                 balance.hashOn(),
                 balance.sticky(),
-                balance.slowStart());
+                balance.slowStart(),
+                UpstreamLimitsSettingsCheck.normalise(in.upstreamLimits(), v.errors));
         List<FieldError> all = new ArrayList<>(bindErrors);
         for (FieldError error : v.errors) {
             if (bindErrors.stream().noneMatch(bad -> within(error.field(), bad.field()))) {

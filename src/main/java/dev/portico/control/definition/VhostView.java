@@ -61,6 +61,9 @@ public record VhostView(
         @Schema(description = "The sticky cookie; null for other policies")
         VhostDefinition.StickyDefinition sticky,
         String slowStart,
+        @Schema(description = "The queue for a busy upstream as the vhost sets it; null (or a field left out) for "
+                + "the defaults: portico.upstream.max-pending, and the connectTimeout")
+        UpstreamLimitsDefinition upstreamLimits,
         Instant createdAt,
         Instant updatedAt,
         @Schema(description = "What is accepted but will not work as it stands, such as a static.root that does not "
@@ -89,6 +92,7 @@ public record VhostView(
                 balance.hashOn(),
                 balance.sticky(),
                 balance.slowStart(),
+                d.upstreamLimits(),
                 createdAt,
                 updatedAt,
                 StaticRootProbe.warnings(d));

@@ -11,6 +11,7 @@ import dev.portico.proxy.core.StatsRegistry;
 import dev.portico.proxy.core.VhostRuntime;
 import dev.portico.proxy.headers.HeaderRulesStage;
 import dev.portico.proxy.upstream.ForwardStage;
+import dev.portico.proxy.upstream.pool.PoolLimits;
 import dev.portico.proxy.upstream.UpstreamSettings;
 import dev.portico.proxy.upstream.balance.BalancePolicies;
 import dev.portico.proxy.upstream.balance.SlowStart;
@@ -30,6 +31,7 @@ import dev.portico.proxy.upstream.retry.RetryPolicy;
 import dev.portico.vhost.BalanceSpec;
 import dev.portico.vhost.CompileException;
 import dev.portico.vhost.RetrySpec;
+import dev.portico.vhost.UpstreamLimitsSpec;
 import dev.portico.vhost.UpstreamSpec;
 import dev.portico.vhost.VhostSpec;
 import jakarta.inject.Singleton;
@@ -71,6 +73,8 @@ public class SnapshotCompiler {
     private final TrustedProxies trustedProxies;
     private final String viaPseudonym;
     private final int maxFails;
+    /** {@code portico.upstream.max-pending}: the queue of a vhost whose upstreamLimits leave it out. */
+    private final int defaultMaxPending;
     private final long failTimeoutNanos;
     private final long defaultMaxRequestBody;
     private final int eventLoops;
@@ -100,6 +104,7 @@ public class SnapshotCompiler {
         this.viaPseudonym = dataplane.viaPseudonym()
                 .orElseGet(() -> "portico-" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16));
         this.maxFails = upstream.maxFails();
+        this.defaultMaxPending = Math.max(1, upstream.maxPending());
         this.failTimeoutNanos = upstream.failTimeout().toNanos();
         this.defaultMaxRequestBody = dataplane.maxRequestBody().asLongValue();
         this.eventLoops = dataplane.eventLoopCount();
@@ -231,12 +236,12 @@ public class SnapshotCompiler {
             throw new CompileException(spec.name(), "upstreams",
                     "must list 1 to " + UpstreamGroup.MAX_UPSTREAMS + " upstreams (or none, when static is set)");
         }
-        int connectTimeout = (int) Math.min(Integer.MAX_VALUE, spec.connectTimeout().toMillis());
+        PoolLimits limits = poolLimits(spec);
         // The breaker's state carries over while its settings stay the same; changed settings start it closed.
         CircuitBreaker breaker = proxied && spec.circuitBreaker() != null ? runtime.claim(CircuitBreaker.KEY,
                 spec.circuitBreaker(), () -> new CircuitBreaker(spec.circuitBreaker(), eventLoops)) : null;
         UpstreamGroup group = proxied
-                ? group(spec, connectTimeout, bind, poolKeys, runtime, material.certificates(), breaker) : null;
+                ? group(spec, limits, bind, poolKeys, runtime, material.certificates(), breaker) : null;
 
         long maxRequestBody = spec.maxRequestBody() != null ? spec.maxRequestBody() : defaultMaxRequestBody;
         CompressionPolicy compression = spec.compression().enabled() ? new CompressionPolicy(spec.compression()) : null;
@@ -245,12 +250,23 @@ public class SnapshotCompiler {
                 material.acmeChallenges());
         Stage[] stages = compilation.pipeline(StageRegistry.pipeline(
                 context -> breaker != null ? new CircuitBreakerStage(breaker) : null,
-                context -> proxied ? forward(spec, group, connectTimeout, retry(spec.retry(), runtime)) : null));
+                context -> proxied ? forward(spec, group, limits, retry(spec.retry(), runtime)) : null));
         return new CompiledVhost(spec, stages,
                 bind ? stats.forVhost(spec.name()) : null, compression, runtime);
     }
 
-    private UpstreamGroup group(VhostSpec spec, int connectTimeout, boolean bind, Set<String> poolKeys,
+    /**
+     * How the vhost's requests use its upstreams' pools: a queue timeout left out is the connect timeout, as
+     * HAProxy's {@code timeout queue} falls back to {@code timeout connect}: both bound the wait for a connection.
+     */
+    private PoolLimits poolLimits(VhostSpec spec) {
+        int connectTimeout = (int) Math.min(Integer.MAX_VALUE, spec.connectTimeout().toMillis());
+        UpstreamLimitsSpec set = spec.upstreamLimits();
+        return new PoolLimits(connectTimeout, set.maxPending() != null ? set.maxPending() : defaultMaxPending,
+                set.queueTimeout() != null ? set.queueTimeout().toMillis() : connectTimeout);
+    }
+
+    private UpstreamGroup group(VhostSpec spec, PoolLimits limits, boolean bind, Set<String> poolKeys,
                                 VhostRuntime runtime, Map<String, TlsTable.Entry> certificates,
                                 CircuitBreaker breaker) {
         List<UpstreamTarget> targets = new ArrayList<>(spec.upstreams().size());
@@ -276,8 +292,8 @@ public class SnapshotCompiler {
                 if (bind) {
                     healthKeysInUse.add(healthKey);
                 }
-                UpstreamTarget target = UpstreamTarget.of(targets.size(), upstream, address, connectTimeout,
-                        upstreamHealth, clientCertificate);
+                UpstreamTarget target = UpstreamTarget.of(targets.size(), upstream, address,
+                        limits.connectTimeoutMillis(), limits.maxPending(), upstreamHealth, clientCertificate);
                 if (bind && address == each.get(0)) {
                     target.tls().warnIfUnverified(spec.name(), upstream);
                 }
@@ -332,9 +348,9 @@ public class SnapshotCompiler {
         return entry == null ? null : new UpstreamTls.ClientCertificate(entry.alias(), entry.chain(), entry.privateKey());
     }
 
-    private ForwardStage forward(VhostSpec spec, UpstreamGroup group, int connectTimeout, RetryPolicy retry) {
+    private ForwardStage forward(VhostSpec spec, UpstreamGroup group, PoolLimits limits, RetryPolicy retry) {
         return new ForwardStage(group, spec.preserveHost(), HeaderRulesStage.hostOverride(spec.requestHeaders()),
-                connectTimeout, spec.readTimeout().toMillis(), viaPseudonym, spec.websocket(),
+                limits, spec.readTimeout().toMillis(), viaPseudonym, spec.websocket(),
                 spec.websocketIdleTimeout().toMillis(), retry);
     }
 

@@ -7,6 +7,7 @@ import dev.portico.proxy.core.SubRequest;
 import dev.portico.proxy.core.SubResponse;
 import dev.portico.proxy.upstream.balance.UpstreamGroup;
 import dev.portico.proxy.upstream.balance.UpstreamTarget;
+import dev.portico.proxy.upstream.pool.PoolLimits;
 import dev.portico.proxy.upstream.retry.RetryPolicy;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -22,7 +23,7 @@ public final class ForwardStage implements Stage {
     private final UpstreamGroup group;
     private final boolean preserveHost;
     private final String hostOverride;
-    private final int connectTimeoutMillis;
+    private final PoolLimits poolLimits;
     private final long readTimeoutMillis;
     private final CharSequence via11;
     private final CharSequence via10;
@@ -37,8 +38,9 @@ public final class ForwardStage implements Stage {
      * @param viaPseudonym this instance's name in {@code Via}
      * @param websocket whether Upgrade requests are forwarded as such (the vhost's {@code websocket})
      * @param retry when a failed attempt is tried again
+     * @param poolLimits the connect timeout, and the queue for a busy upstream's connections
      */
-    public ForwardStage(UpstreamGroup group, boolean preserveHost, String hostOverride, int connectTimeoutMillis,
+    public ForwardStage(UpstreamGroup group, boolean preserveHost, String hostOverride, PoolLimits poolLimits,
                         long readTimeoutMillis, String viaPseudonym, boolean websocket,
                         long websocketIdleTimeoutMillis, RetryPolicy retry) {
         this.retry = retry;
@@ -48,7 +50,7 @@ public final class ForwardStage implements Stage {
         this.group = group;
         this.preserveHost = preserveHost;
         this.hostOverride = hostOverride;
-        this.connectTimeoutMillis = connectTimeoutMillis;
+        this.poolLimits = poolLimits;
         this.readTimeoutMillis = readTimeoutMillis;
         this.via11 = HttpHeaders.createOptimized("1.1 " + viaPseudonym);
         this.via10 = HttpHeaders.createOptimized("1.0 " + viaPseudonym);
@@ -79,8 +81,8 @@ public final class ForwardStage implements Stage {
         return group;
     }
 
-    int connectTimeoutMillis() {
-        return connectTimeoutMillis;
+    PoolLimits poolLimits() {
+        return poolLimits;
     }
 
     long readTimeoutMillis() {

@@ -69,13 +69,16 @@ final class Retries {
     /**
      * The upstream for another attempt after one failed for {@code why}, with the retry counted; null when none may be
      * made (the budget refusing it is counted too). A different upstream when one is available (the tried mask), else
-     * the same one again (Envoy's rule; nginx's {@code proxy_next_upstream} never reuses one).
+     * the same one again (Envoy's rule; nginx's {@code proxy_next_upstream} never reuses one) — except after
+     * {@link RetryReason#OVERLOADED}: that upstream's queue just said it has no room, and the client hears so at once
+     * (HAProxy redispatches past a server's {@code maxqueue} the same way).
      *
      * @param sent whether any of the request reached the upstream
      */
     UpstreamTarget next(RetryReason why, boolean sent) {
         if (exchange.headSent() || responseStarted || attempts >= policy.attempts() || !policy.retriesOn(why)
-                || sent && !RetryPolicy.idempotent(exchange.request().method()) || !bodyAvailable()) {
+                || sent && !RetryPolicy.idempotent(exchange.request().method()) || !bodyAvailable()
+                || why == RetryReason.OVERLOADED && Long.bitCount(tried) >= stage.group().size()) {
             return null;
         }
         long now = System.nanoTime();
@@ -91,7 +94,7 @@ final class Retries {
             return null;
         }
         UpstreamTarget next = stage.group().pick(exchange, tried, now);
-        if (next == null) {
+        if (next == null && why != RetryReason.OVERLOADED) {
             next = stage.group().pick(exchange, 0, now);
         }
         if (next == null) {

@@ -10,6 +10,7 @@ import dev.portico.proxy.core.outcome.RetryReason;
 import dev.portico.proxy.upstream.balance.AttemptOutcome;
 import dev.portico.proxy.upstream.balance.UpstreamTarget;
 import dev.portico.proxy.upstream.pool.BodyHandoff;
+import dev.portico.proxy.upstream.pool.PoolRejection;
 import dev.portico.proxy.upstream.pool.UpstreamClients;
 import dev.portico.proxy.upstream.pool.UpstreamCodec;
 import io.netty.handler.codec.http.HttpResponse;
@@ -40,6 +41,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
 
     private static final Logger LOG = Logger.getLogger(UpstreamCall.class);
     static final CharSequence VIA = HttpHeaders.createOptimized("Via");
+    private static final CharSequence RETRY_AFTER = HttpHeaders.createOptimized("Retry-After");
     /**
      * Resetting a request that has not ended (a client that left, or whose body broke its framing, before or while
      * the body went out) fails its end too; the response future reports the reset, so Vert.x need not log it as an
@@ -88,7 +90,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         codec = null;
         forwarding = null;
         headReceived = false;
-        pool = UpstreamClients.of(exchange.loop()).acquire(next, stage.connectTimeoutMillis());
+        pool = UpstreamClients.of(exchange.loop()).acquire(next, stage.poolLimits());
         exchange.upstream().started(next.spec().origin());
         RequestOptions options = new RequestOptions()
                 .setServer(next.server())
@@ -98,8 +100,9 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
                 .setMethod(exchange.request().method())
                 .setURI(next.uriFor(exchange.target().pathAndQuery()));
         upgrading = stage.forwardsUpgrade(exchange, next);
-        // No per-request connect timeout (a timer per request): the pool's TCP connect timeout is the vhost's.
-        (upgrading ? pool.upgradeClient() : pool.client()).request(options).onComplete(this::connected);
+        // No per-request connect timeout (a timer per request): the pool's TCP connect timeout is the vhost's, and
+        // the pool sets the queue timeout only on a request that can only wait.
+        pool.request(options, upgrading, stage.poolLimits().queueTimeoutMillis()).onComplete(this::connected);
     }
 
     /** Makes attempt {@code next} after the backoff, unless the client left meanwhile. */
@@ -132,7 +135,8 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
                 stage.group().abandoned(target);
                 return;
             }
-            ProxyError error = ProxyError.connecting(result.cause());
+            ProxyError error = result.cause() instanceof PoolRejection rejected ? rejected.error()
+                    : ProxyError.connecting(result.cause());
             reportFailure(error, AttemptOutcome.CONNECT_FAILED);
             LOG.debugf("request %s: connecting to %s failed: %s", exchange.requestId(), target.spec().origin(),
                     result.cause());
@@ -282,10 +286,12 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
 
     /**
      * Tells the selector (passive health) of a failed attempt when the upstream caused it: a failure the client or
-     * Portico caused says nothing about the upstream.
+     * Portico caused says nothing about the upstream (its full queue is counted apart).
      */
     private void reportFailure(ProxyError error, AttemptOutcome outcome) {
-        if (error.source() == ProxyError.Source.UPSTREAM) {
+        if (error.reason() == LocalReason.UPSTREAM_OVERLOADED) {
+            stage.group().overloaded(target);
+        } else if (error.source() == ProxyError.Source.UPSTREAM) {
             stage.group().report(exchange.loop(), target, outcome, 0, error.reason().code(), System.nanoTime());
         } else {
             stage.group().abandoned(target);
@@ -295,6 +301,10 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
     /** The upstream failure phase (a stage may answer instead, with a stale response), then the local reply. */
     private void fail(LocalReason reason, String detail) {
         if (exchange.phases().upstreamFailure(reason) == Stage.Flow.NEXT) {
+            if (reason == LocalReason.UPSTREAM_OVERLOADED) {
+                // As the other overload replies: the queue drains within the upstream's response time.
+                exchange.response().headers().set(RETRY_AFTER, "1");
+            }
             exchange.replyLocal(reason, detail);
         }
     }

@@ -5,6 +5,7 @@ import dev.portico.proxy.core.ReadDeadlines;
 import dev.portico.proxy.core.SubResponse;
 import dev.portico.proxy.upstream.balance.AttemptOutcome;
 import dev.portico.proxy.upstream.balance.UpstreamTarget;
+import dev.portico.proxy.upstream.pool.PoolRejection;
 import dev.portico.proxy.upstream.pool.UpstreamClients;
 import dev.portico.proxy.upstream.pool.UpstreamCodec;
 import io.netty.handler.codec.http.HttpResponse;
@@ -42,7 +43,7 @@ final class UpstreamFetch {
         if (target == null) {
             return Future.failedFuture("no upstream of this vhost is available");
         }
-        UpstreamClients.PooledClient pool = UpstreamClients.of(loop).acquire(target, stage.connectTimeoutMillis());
+        UpstreamClients.PooledClient pool = UpstreamClients.of(loop).acquire(target, stage.poolLimits());
         RequestOptions options = new RequestOptions()
                 .setServer(target.server())
                 // As UpstreamCall: tls.serverName, or the host name when connecting to one of its addresses.
@@ -51,9 +52,13 @@ final class UpstreamFetch {
                 .setURI(target.uriFor(pathAndQuery));
         Fetch fetch = new Fetch(UpstreamClients.of(loop).readDeadlines(), stage.readTimeoutMillis(), maxBody, pool,
                 () -> stage.group().finished(loop, target, -1));
-        pool.client().request(options).onComplete(connected -> {
+        pool.request(options, false, stage.poolLimits().queueTimeoutMillis()).onComplete(connected -> {
             if (connected.failed()) {
-                stage.group().report(loop, target, AttemptOutcome.CONNECT_FAILED, System.nanoTime());
+                if (connected.cause() instanceof PoolRejection) {
+                    stage.group().overloaded(target);
+                } else {
+                    stage.group().report(loop, target, AttemptOutcome.CONNECT_FAILED, System.nanoTime());
+                }
                 fetch.failed(connected.cause());
                 return;
             }

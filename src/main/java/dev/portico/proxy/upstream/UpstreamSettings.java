@@ -14,6 +14,14 @@ public interface UpstreamSettings {
     @WithDefault("128")
     int maxConnections();
 
+    /**
+     * Requests per event loop and upstream that may wait for a connection while all {@link #maxConnections()} are
+     * busy; past it a request gets 503 {@code upstream_overloaded}. A vhost's {@code upstreamLimits.maxPending}
+     * overrides it. At least 1.
+     */
+    @WithDefault("1024")
+    int maxPending();
+
     /** Idle keep-alive connections to an upstream are closed after this long. */
     @WithDefault("55s")
     Duration keepAliveTimeout();

@@ -19,9 +19,9 @@ import java.util.List;
  * Upstream health on {@code /q/metrics}, read at scrape time: {@code portico_upstream_state{vhost,upstream,state}}
  * (1 for the state the upstream is in, 0 for the others, so an alert can match {@code state="unhealthy"}),
  * {@code portico_upstream_requests_total{vhost,upstream}}, {@code portico_upstream_failures_total{vhost,upstream}}
- * and {@code portico_upstream_ejections_total{vhost,upstream}}; and of the vhosts that have a circuit breaker,
- * {@code portico_circuit_state{vhost,state}} (1 for its state, 0 for the others) and
- * {@code portico_circuit_opens_total{vhost}}.
+ * {@code portico_upstream_ejections_total{vhost,upstream}} and {@code portico_upstream_overloaded_total{vhost,upstream}};
+ * and of the vhosts that have a circuit breaker, {@code portico_circuit_state{vhost,state}} (1 for its state, 0 for
+ * the others) and {@code portico_circuit_opens_total{vhost}}.
  */
 @Singleton
 public class UpstreamMetrics extends Collector {
@@ -49,6 +49,8 @@ public class UpstreamMetrics extends Collector {
                 "Of those, the ones that failed or answered 5xx", labels);
         CounterMetricFamily ejections = new CounterMetricFamily("portico_upstream_ejections",
                 "Ejections by outlier detection", labels);
+        CounterMetricFamily overloaded = new CounterMetricFamily("portico_upstream_overloaded",
+                "Attempts refused by the upstream's queue (full, or waited too long): upstream_overloaded", labels);
         for (UpstreamReport report : health.reports()) {
             if (report.state() == UpstreamState.DRAINING) {
                 // Gone from the configuration: its series end (and may not clash with a new upstream of that URL).
@@ -61,6 +63,7 @@ public class UpstreamMetrics extends Collector {
             requests.addMetric(upstream, report.requests());
             failures.addMetric(upstream, report.failures());
             ejections.addMetric(upstream, report.ejections());
+            overloaded.addMetric(upstream, report.overloaded());
         }
         GaugeMetricFamily circuit = new GaugeMetricFamily("portico_circuit_state",
                 "1 for the state each vhost's circuit breaker is in", List.of("vhost", "state"));
@@ -72,6 +75,6 @@ public class UpstreamMetrics extends Collector {
             }
             opens.addMetric(List.of(report.vhost()), report.opens());
         }
-        return List.of(state, requests, failures, ejections, circuit, opens);
+        return List.of(state, requests, failures, ejections, overloaded, circuit, opens);
     }
 }

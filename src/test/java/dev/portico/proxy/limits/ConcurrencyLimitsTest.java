@@ -23,7 +23,6 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URL;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -87,11 +86,7 @@ class ConcurrencyLimitsTest extends DataPlaneTestSupport {
 
     /** Sends a GET whose answer the test reads later (or never). */
     private Socket send(String host, String path) throws IOException {
-        Socket socket = connect();
-        socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n")
-                .getBytes(StandardCharsets.US_ASCII));
-        socket.getOutputStream().flush();
-        return socket;
+        return RawHttp.sendGet(connect(), host, path);
     }
 
     private static RawHttp.Response answer(Socket socket) throws IOException {

@@ -62,12 +62,16 @@ public record UpstreamsView(
             @Schema(description = "Of those, the ones that failed (connect, timeout, reset) or answered 5xx")
             long failures,
             @Schema(description = "How often outlier detection ejected it")
-            long ejections) {
+            long ejections,
+            @Schema(description = "Attempts its queue refused, never sent: every connection was busy and the "
+                    + "queue full (upstreamLimits.maxPending) or the wait over (upstreamLimits.queueTimeout); each "
+                    + "is a 503 upstream_overloaded unless retried on another upstream. Not among requests or failures")
+            long overloaded) {
 
         static Upstream of(UpstreamReport report) {
             return new Upstream(report.upstream(), report.state().code(), report.since(), report.reason(),
                     report.lastCheckLatencyMillis(), report.inFlight(), report.requests(), report.failures(),
-                    report.ejections());
+                    report.ejections(), report.overloaded());
         }
     }
 }

@@ -60,6 +60,13 @@ public enum LocalReason {
      * requests under way: refused at once with {@code Retry-After}, nothing sent upstream.
      */
     CIRCUIT_OPEN(503, "circuit_open", "Service Unavailable"),
+
+    /**
+     * Every connection to the chosen upstream was busy and its queue full ({@code upstreamLimits.maxPending}), or the
+     * request waited in it for {@code upstreamLimits.queueTimeout}: Portico's own limit, answered with
+     * {@code Retry-After}; nothing reached the upstream, whose health does not hear of it.
+     */
+    UPSTREAM_OVERLOADED(503, "upstream_overloaded", "Service Unavailable"),
     UPSTREAM_CONNECT_FAILURE(502, "upstream_connect_failure", "Bad Gateway"),
     /**
      * The TLS handshake with an {@code https://} upstream failed: its certificate is not trusted or does not name the

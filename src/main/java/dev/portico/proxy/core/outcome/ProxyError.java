@@ -35,6 +35,15 @@ public record ProxyError(LocalReason reason, Source source, boolean retryable, R
                 RetryReason.CONNECT_FAILURE, "The upstream could not be connected to");
     }
 
+    /**
+     * No connection came from the upstream's pool: its queue was full or the wait timed out. Portico's own limit
+     * ({@link Source#INTERNAL}, so the upstream's health does not hear of it); nothing was sent, so another upstream
+     * may be tried.
+     */
+    public static ProxyError overloaded(String detail) {
+        return new ProxyError(LocalReason.UPSTREAM_OVERLOADED, Source.INTERNAL, true, RetryReason.OVERLOADED, detail);
+    }
+
     /** A handshake failure, however Netty and Vert.x wrapped it (a DecoderException around an SSLException). */
     static boolean isTlsFailure(Throwable cause) {
         for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {

@@ -7,6 +7,11 @@ package dev.portico.proxy.core.outcome;
 public enum RetryReason {
     /** No connection could be had (refused, connect timeout, TLS handshake): nothing of the request was sent. */
     CONNECT_FAILURE("connect_failure"),
+    /**
+     * Portico's queue for the upstream's connections was full or timed out ({@code upstream_overloaded}): nothing was
+     * sent. Retried, on another upstream only, when the vhost retries {@code connect_failure}.
+     */
+    OVERLOADED("overloaded"),
     /** The request went out and no response head came back in time. */
     TIMEOUT("timeout"),
     /** The request went out and the connection closed or broke before a full, valid response head. */

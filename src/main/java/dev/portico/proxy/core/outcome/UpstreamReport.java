@@ -13,10 +13,12 @@ import java.time.Instant;
  * @param requests             attempts sent to it since the vhost had it (or since Portico started)
  * @param failures             of those, the ones that failed or answered 5xx
  * @param ejections            how often passive health ejected it
+ * @param overloaded           attempts refused because its queue was full or timed out ({@code upstream_overloaded}),
+ *                             not among {@code requests}
  */
 public record UpstreamReport(String vhost, String upstream, UpstreamState state, Instant since, String reason,
                              Long lastCheckLatencyMillis, long inFlight, long requests, long failures,
-                             long ejections) {
+                             long ejections, long overloaded) {
 
     /** A change of state, told once: logged, streamed as an {@code upstream} event. */
     public record Transition(String vhost, String upstream, UpstreamState from, UpstreamState to, String reason,

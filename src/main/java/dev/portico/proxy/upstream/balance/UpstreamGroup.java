@@ -163,6 +163,15 @@ public final class UpstreamGroup implements UpstreamAvailability {
         selector.report(runtime.loopState(selector, loop.index()), target.index(), outcome, nowNanos);
     }
 
+    /**
+     * The attempt got no connection: the upstream's queue was full or the wait timed out. Portico's limit, not the
+     * upstream's failure: neither passive health nor outlier detection hears of it, and the selector only that the
+     * attempt is {@link #finished}.
+     */
+    public void overloaded(UpstreamTarget target) {
+        watches[target.index()].overloaded();
+    }
+
     /** The client left before the upstream had its say: the attempt ends without a verdict on the upstream. */
     public void abandoned(UpstreamTarget target) {
         watches[target.index()].reported(-1, -1, null, 0);

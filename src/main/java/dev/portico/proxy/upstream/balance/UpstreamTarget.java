@@ -12,8 +12,8 @@ import java.net.InetAddress;
  * @param server where to connect: the URL's host (resolved when connecting), or one address DNS gave for it
  * @param peerHost the name requests give the server (TLS server name and certificate check): {@code tls.serverName},
  *                 or the URL's host when {@code server} is one of its addresses; null when the server's host is it
- * @param poolKey the per-event-loop connection pool to use: same protocol, origin, connect timeout and TLS settings
- *                share one
+ * @param poolKey the per-event-loop connection pool to use: same protocol, origin, connect timeout, wait queue size
+ *                ({@code maxPending}) and TLS settings share one
  * @param tls the TLS client settings, {@link UpstreamTls#DEFAULT} for {@code http://} upstreams
  */
 public record UpstreamTarget(int index, UpstreamSpec spec, SocketAddress server, String peerHost, String poolKey,
@@ -25,9 +25,9 @@ public record UpstreamTarget(int index, UpstreamSpec spec, SocketAddress server,
      * @param clientCertificate what the upstream presents when an origin asks for a client certificate; null for
      *                          none (the seam for {@code tls.clientCertificate}, resolved from the certificate store)
      */
-    public static UpstreamTarget of(int index, UpstreamSpec spec, int connectTimeoutMillis, UpstreamHealth health,
-                                    UpstreamTls.ClientCertificate clientCertificate) {
-        return of(index, spec, null, connectTimeoutMillis, health, clientCertificate);
+    public static UpstreamTarget of(int index, UpstreamSpec spec, int connectTimeoutMillis, int maxPending,
+                                    UpstreamHealth health, UpstreamTls.ClientCertificate clientCertificate) {
+        return of(index, spec, null, connectTimeoutMillis, maxPending, health, clientCertificate);
     }
 
     /**
@@ -35,11 +35,12 @@ public record UpstreamTarget(int index, UpstreamSpec spec, SocketAddress server,
      * {@code address} is null. Each address gets its own pool: a connection to one is never used for another.
      */
     public static UpstreamTarget of(int index, UpstreamSpec spec, InetAddress address, int connectTimeoutMillis,
-                                    UpstreamHealth health, UpstreamTls.ClientCertificate clientCertificate) {
+                                    int maxPending, UpstreamHealth health,
+                                    UpstreamTls.ClientCertificate clientCertificate) {
         UpstreamTls tls = tls(spec, clientCertificate);
         // The protocol is part of the key: an h2 pool multiplexes, an HTTP/1.1 pool never does.
         String poolKey = spec.protocol().token() + "|" + spec.origin() + addressSuffix(address) + "|"
-                + connectTimeoutMillis + tls.poolKeySuffix();
+                + connectTimeoutMillis + "|" + maxPending + tls.poolKeySuffix();
         SocketAddress server = address == null ? SocketAddress.inetSocketAddress(spec.port(), spec.host())
                 : SocketAddress.inetSocketAddress(spec.port(), address.getHostAddress());
         String peerHost = tls.serverName() != null ? tls.serverName() : address == null ? null : spec.host();

@@ -21,6 +21,10 @@ public interface UpstreamWatch {
         @Override
         public void reported(int loop, int status, String failure, long nowNanos) {
         }
+
+        @Override
+        public void overloaded() {
+        }
     };
 
     /** Whether new requests may go to the upstream: its check passes (when on) and no ejection holds it. */
@@ -34,4 +38,10 @@ public interface UpstreamWatch {
      * left before the upstream had a say. Called on event loop {@code loop} (-1 with status -1).
      */
     void reported(int loop, int status, String failure, long nowNanos);
+
+    /**
+     * Instead of {@link #reported}: the attempt never reached the upstream, refused by Portico's queue for its
+     * connections ({@code upstream_overloaded}). Counted apart, and no verdict on the upstream.
+     */
+    void overloaded();
 }

@@ -42,6 +42,7 @@ public final class UpstreamStatus implements UpstreamWatch {
     private final LongAdder failures = new LongAdder();
     private final LongAdder inFlight = new LongAdder();
     private final LongAdder ejections = new LongAdder();
+    private final LongAdder overloads = new LongAdder();
 
     private volatile UpstreamState shown;
     private volatile Instant since = Instant.now();
@@ -136,6 +137,14 @@ public final class UpstreamStatus implements UpstreamWatch {
         } else if (consecutive5xx.get() != 0) {
             consecutive5xx.set(0);
         }
+    }
+
+    /** The attempt was never sent: it leaves the requests sent, and counts as refused by the queue. */
+    @Override
+    public void overloaded() {
+        inFlight.decrement();
+        requests.decrement();
+        overloads.increment();
     }
 
     /**
@@ -303,5 +312,9 @@ public final class UpstreamStatus implements UpstreamWatch {
 
     long ejections() {
         return ejections.sum();
+    }
+
+    long overloads() {
+        return overloads.sum();
     }
 }

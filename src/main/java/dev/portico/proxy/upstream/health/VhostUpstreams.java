@@ -211,7 +211,7 @@ public final class VhostUpstreams {
             HealthChecker check = status.checker();
             out.add(new UpstreamReport(vhost, status.upstream(), status.shown(), status.since(), status.reason(),
                     check == null || status.draining() ? null : check.lastLatencyMillis(), status.inFlight(),
-                    status.requests(), status.failures(), status.ejections()));
+                    status.requests(), status.failures(), status.ejections(), status.overloads()));
         }
         return out;
     }

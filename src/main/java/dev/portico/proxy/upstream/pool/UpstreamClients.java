@@ -7,13 +7,21 @@ import dev.portico.proxy.upstream.balance.UpstreamTarget;
 import dev.portico.proxy.upstream.balance.UpstreamTls;
 import dev.portico.vhost.UpstreamTlsSpec;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.ConnectionPoolTooBusyException;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpVersion;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.impl.NoStackTraceTimeoutException;
 import io.vertx.core.net.KeyCertOptions;
 import io.vertx.core.net.PemTrustOptions;
+
 
 import java.util.HashMap;
 import java.util.Iterator;
@@ -23,9 +31,9 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * The keep-alive connection pools of one event loop, one per upstream protocol, origin, connect timeout and TLS settings. Created on the
- * loop's thread, so every connection lives on that loop and a request never hops threads. Owned by one event
- * loop: not thread-safe.
+ * The keep-alive connection pools of one event loop, one per upstream protocol, origin, connect timeout, wait queue
+ * size and TLS settings. Created on the loop's thread, so every connection lives on that loop and a request never
+ * hops threads. Owned by one event loop: not thread-safe.
  */
 public final class UpstreamClients {
 
@@ -35,7 +43,6 @@ public final class UpstreamClients {
 
     /** The largest piece of a body relayed as one write (client and server side alike). */
     public static final int BODY_CHUNK_SIZE = 64 * 1024;
-    static final int MAX_WAITING = 4096;
     /** Upgraded connections (WebSocket tunnels) per event loop and upstream. */
     static final int MAX_TUNNELS = 4096;
     /** HTTP/2 connections per upstream pool and event loop; each multiplexes many streams. */
@@ -68,16 +75,22 @@ public final class UpstreamClients {
         return readDeadlines;
     }
 
-    /** The pool for a target, created on first use; the caller must {@link PooledClient#release()} it. */
-    public PooledClient acquire(UpstreamTarget target, int connectTimeoutMillis) {
+    /**
+     * The pool for a target, created on first use with {@code limits} (the target's pool key names the connect
+     * timeout and the queue size); the caller must {@link PooledClient#release()} it.
+     */
+    public PooledClient acquire(UpstreamTarget target, PoolLimits limits) {
         PooledClient pool = pools.get(target.poolKey());
         if (pool == null) {
-            HttpClientOptions options = options(target, connectTimeoutMillis);
+            HttpClientOptions options = options(target, limits);
             // Requests that ask to switch protocols get a client of their own: a connection that switches leaves
             // HTTP for as long as its tunnel lives, and would hold one of the keep-alive pool's connections all
             // that time. (Keep-alive stays on: off, Vert.x would send Connection: close instead of upgrade.)
             HttpClientOptions upgradeOptions = new HttpClientOptions(options).setMaxPoolSize(MAX_TUNNELS);
-            pool = new PooledClient(client(target, options), () -> client(target, upgradeOptions));
+            int size = target.spec().protocol().http2() ? HTTP2_CONNECTIONS : settings.maxConnections();
+            Lane pooled = new Lane(size);
+            pooled.client = client(target, options, pooled);
+            pool = new PooledClient(pooled, limits.maxPending(), () -> client(target, upgradeOptions, null));
             pools.put(target.poolKey(), pool);
         }
         pool.inFlight++;
@@ -105,13 +118,17 @@ public final class UpstreamClients {
         pools.clear();
     }
 
-    private HttpClient client(UpstreamTarget target, HttpClientOptions options) {
+    /** @param lane the lane whose open connections to count; null for the upgrade client's (see {@link Lane}) */
+    private HttpClient client(UpstreamTarget target, HttpClientOptions options, Lane lane) {
         return vertx.httpClientBuilder()
                 .with(options)
                 .with(options.getPoolOptions())
                 // Runs as each connection opens, before its first request is written. UpstreamCodec is
                 // HTTP/1-only: an h2 connection's pipeline has no HTTP/1 codec to replace.
                 .withConnectHandler(connection -> {
+                    if (lane != null) {
+                        lane.opened(connection);
+                    }
                     if (!target.spec().protocol().http2()) {
                         UpstreamCodec.install(connection, options);
                     }
@@ -119,7 +136,7 @@ public final class UpstreamClients {
                 .build();
     }
 
-    private HttpClientOptions options(UpstreamTarget target, int connectTimeoutMillis) {
+    private HttpClientOptions options(UpstreamTarget target, PoolLimits limits) {
         HttpClientOptions options = new HttpClientOptions()
                 .setProtocolVersion(HttpVersion.HTTP_1_1)
                 .setKeepAlive(true)
@@ -128,9 +145,10 @@ public final class UpstreamClients {
                 .setPipelining(false)
                 .setTryUseCompression(false)
                 .setDecompressionSupported(false)
-                .setConnectTimeout(connectTimeoutMillis)
-                // Requests beyond the pool wait for a connection; this bounds how many may wait.
-                .setMaxWaitQueueSize(MAX_WAITING)
+                .setConnectTimeout(limits.connectTimeoutMillis())
+                // Requests beyond the pool wait for a connection; this bounds how many may wait (those waiting for
+                // a connection being opened included). Past it Vert.x refuses at once: ConnectionPoolTooBusyException.
+                .setMaxWaitQueueSize(limits.maxPending())
                 .setMaxHeaderSize(64 * 1024)
                 .setMaxInitialLineLength(16 * 1024)
                 // Netty's decoder would cut bodies into 8 KiB pieces, each relayed and flushed as its own write.
@@ -188,32 +206,39 @@ public final class UpstreamClients {
 
     /** One pool and the number of requests using it on this loop. */
     public static final class PooledClient {
-        private final HttpClient client;
+        private final Lane pooled;
+        private final int maxPending;
         private final Supplier<HttpClient> upgradeClientFactory;
-        private HttpClient upgradeClient;
+        private Lane upgrade;
         private int inFlight;
         private boolean retired;
 
-        PooledClient(HttpClient client, Supplier<HttpClient> upgradeClientFactory) {
-            this.client = client;
+        PooledClient(Lane pooled, int maxPending, Supplier<HttpClient> upgradeClientFactory) {
+            this.pooled = pooled;
+            this.maxPending = maxPending;
             this.upgradeClientFactory = upgradeClientFactory;
         }
 
-        public HttpClient client() {
-            return client;
-        }
-
         /**
-         * The client for requests that ask to switch protocols, apart from the keep-alive pool: a connection that
-         * gets a 101 becomes a tunnel and leaves HTTP for good (Vert.x closes it with the tunnel's socket); one that
-         * gets any other answer stays an HTTP connection for the next upgrade request. A tunnel holds this pool
-         * (not yet {@link #release()}d) until it closes, so retiring the pool never cuts it.
+         * A request on a connection of this pool, or, when {@code upgrade}, of the client for requests that ask to
+         * switch protocols, apart from the keep-alive pool: a connection that gets a 101 becomes a tunnel and leaves
+         * HTTP for good (Vert.x closes it with the tunnel's socket); one that gets any other answer stays an HTTP
+         * connection for the next upgrade request. A tunnel holds this pool (not yet {@link #release()}d) until it
+         * closes, so retiring the pool never cuts it.
+         *
+         * <p>Fails with a {@link PoolRejection} when the wait queue is full, or when every connection stayed busy for
+         * {@code queueTimeoutMillis}; with the connect failure otherwise.
          */
-        public HttpClient upgradeClient() {
-            if (upgradeClient == null) {
-                upgradeClient = upgradeClientFactory.get();
+        public Future<HttpClientRequest> request(RequestOptions options, boolean upgrade, long queueTimeoutMillis) {
+            Lane lane = pooled;
+            if (upgrade) {
+                if (this.upgrade == null) {
+                    this.upgrade = new Lane(Lane.UNTRACKED);
+                    this.upgrade.client = upgradeClientFactory.get();
+                }
+                lane = this.upgrade;
             }
-            return upgradeClient;
+            return lane.request(options, queueTimeoutMillis, maxPending);
         }
 
         public void release() {
@@ -230,10 +255,73 @@ public final class UpstreamClients {
         }
 
         private void close() {
-            client.close();
-            if (upgradeClient != null) {
-                upgradeClient.close();
+            pooled.client.close();
+            if (upgrade != null) {
+                upgrade.client.close();
             }
+        }
+    }
+
+    /**
+     * One HTTP client of a pool and what this loop knows of its use: the connections open, and the requests waiting
+     * for one (being opened, or in the queue). Together they tell whether a new request can only wait. The upgrade
+     * client's are not counted: a connection that switches protocols leaves the pool and its close is the tunnel's,
+     * which the connection never hears of; its requests wait only behind other upgrade handshakes, so they keep the
+     * connect timeout alone.
+     */
+    static final class Lane {
+        /** The size of a lane whose requests never get the queue timeout. */
+        static final int UNTRACKED = Integer.MAX_VALUE;
+        private final int size;
+        private HttpClient client;
+        private int open;
+        private int waiting;
+
+        Lane(int size) {
+            this.size = size;
+        }
+
+        void opened(HttpConnection connection) {
+            open++;
+            connection.closeHandler(closed -> open--);
+        }
+
+        Future<HttpClientRequest> request(RequestOptions options, long queueTimeoutMillis, int maxPending) {
+            // Only a request that can only wait gets the queue timeout: the pool is at its size (connections open or
+            // being opened for the requests before it). Vert.x arms that timer when the request is queued, or when a
+            // connection is opened for it; a request that opens one keeps the TCP connect timeout alone, so a slow
+            // connect is upstream_connect_timeout, never a full pool. When an idle connection serves the request at
+            // once, no timer is armed at all.
+            boolean mayWait = open + waiting >= size;
+            if (mayWait) {
+                options.setConnectTimeout(queueTimeoutMillis);
+            }
+            waiting++;
+            Promise<HttpClientRequest> connected = Promise.promise();
+            client.request(options).onComplete(result -> {
+                waiting--;
+                if (result.failed()) {
+                    connected.fail(rejection(result.cause(), mayWait, queueTimeoutMillis, maxPending));
+                } else {
+                    connected.complete(result.result());
+                }
+            });
+            return connected.future();
+        }
+
+        /** A failure of the pool's own making as a {@link PoolRejection}; any other as it is. */
+        private static Throwable rejection(Throwable cause, boolean timed, long queueTimeoutMillis, int maxPending) {
+            if (cause instanceof ConnectionPoolTooBusyException) {
+                return new PoolRejection(false, "Every connection to the upstream is busy and " + maxPending
+                        + " requests already wait for one (upstreamLimits.maxPending); try again shortly");
+            }
+            // Vert.x's own timer for the time to get a connection; a TCP connect timeout is Netty's
+            // ConnectTimeoutException instead.
+            if (timed && cause instanceof NoStackTraceTimeoutException) {
+                return new PoolRejection(true, "No connection to the upstream came free within "
+                        + queueTimeoutMillis + " ms (upstreamLimits.queueTimeout); try again shortly");
+            }
+            return cause;
         }
     }
 }

@@ -50,7 +50,8 @@ public final class RetryPolicy {
     /** Whether the vhost retries failures of this kind. */
     public boolean retriesOn(RetryReason why) {
         return switch (why) {
-            case CONNECT_FAILURE -> spec.connectFailure();
+            // Neither reached the upstream: a full queue is retried as a failed connect is (on another upstream).
+            case CONNECT_FAILURE, OVERLOADED -> spec.connectFailure();
             case TIMEOUT -> spec.timeout();
             case RESET -> spec.reset();
             case STATUS -> !spec.statuses().isEmpty();

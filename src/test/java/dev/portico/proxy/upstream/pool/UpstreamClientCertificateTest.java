@@ -37,6 +37,8 @@ class UpstreamClientCertificateTest {
     private static final OpensslPki.Issued CLIENT = CLIENT_PKI.client("portico.client.test");
 
     private TlsOrigin origin;
+    private static final PoolLimits LIMITS = new PoolLimits(5_000, 64, 5_000);
+
     private Context loop;
     private UpstreamClients clients;
 
@@ -56,13 +58,13 @@ class UpstreamClientCertificateTest {
     private UpstreamTarget target(UpstreamTls.ClientCertificate certificate) {
         UpstreamSpec spec = new UpstreamSpec(origin.url(), true, "127.0.0.1", origin.port(), "", 1,
                 new UpstreamTlsSpec(SERVER_PKI.caPem(), true, null, null));
-        return UpstreamTarget.of(0, spec, 5_000, new UpstreamHealth(1, 10_000_000_000L), certificate);
+        return UpstreamTarget.of(0, spec, 5_000, 64, new UpstreamHealth(1, 10_000_000_000L), certificate);
     }
 
     private Future<JsonObject> get(UpstreamTarget target) {
-        UpstreamClients.PooledClient pool = clients.acquire(target, 5_000);
+        UpstreamClients.PooledClient pool = clients.acquire(target, LIMITS);
         RequestOptions options = new RequestOptions().setServer(target.server()).setURI("/");
-        return pool.client().request(options)
+        return pool.request(options, false, LIMITS.queueTimeoutMillis())
                 .compose(request -> request.send())
                 .compose(HttpClientResponse::body)
                 .map(body -> body.toJsonObject())
@@ -85,8 +87,9 @@ class UpstreamClientCertificateTest {
         // Which step fails depends on the TLS version: under 1.2 the handshake (connecting), under 1.3 the client is
         // done with its handshake before the origin checks its certificate, so the request gets the alert.
         ProxyError refused = TestVertx.onContext(loop, () -> {
-            UpstreamClients.PooledClient pool = clients.acquire(target, 5_000);
-            return pool.client().request(new RequestOptions().setServer(target.server()).setURI("/"))
+            UpstreamClients.PooledClient pool = clients.acquire(target, LIMITS);
+            return pool.request(new RequestOptions().setServer(target.server()).setURI("/"), false,
+                            LIMITS.queueTimeoutMillis())
                     .transform(connected -> connected.failed()
                             ? Future.succeededFuture(ProxyError.connecting(connected.cause()))
                             : connected.result().send().compose(HttpClientResponse::body)
@@ -115,9 +118,10 @@ class UpstreamClientCertificateTest {
     void defaultTlsSettingsKeepThePoolKeyOfTheOrigin() {
         UpstreamSpec plain = new UpstreamSpec(origin.url(), true, "127.0.0.1", origin.port(), "", 1, null);
 
-        UpstreamTarget target = UpstreamTarget.of(0, plain, 5_000, new UpstreamHealth(1, 1L), null);
+        UpstreamTarget target = UpstreamTarget.of(0, plain, 5_000, 64, new UpstreamHealth(1, 1L), null);
 
-        assertEquals("http/1.1|" + plain.origin() + "|5000", target.poolKey(), "protocol, origin, connect timeout");
+        assertEquals("http/1.1|" + plain.origin() + "|5000|64", target.poolKey(),
+                "protocol, origin, connect timeout, queue size");
         assertNull(target.tls().serverName());
     }
 

@@ -1,0 +1,28 @@
+package dev.portico.proxy.upstream.pool;
+
+import dev.portico.proxy.core.outcome.ProxyError;
+
+/**
+ * Why a request got no connection from its upstream's pool although nothing is wrong with the upstream: the wait queue
+ * was full ({@code maxPending}), or every connection stayed busy for the queue timeout. Portico's own limit, so the
+ * upstream's health never hears of it. Thrown without a stack trace: it happens under load, by design.
+ */
+public final class PoolRejection extends RuntimeException {
+
+    private final boolean timedOut;
+
+    PoolRejection(boolean timedOut, String message) {
+        super(message, null, false, false);
+        this.timedOut = timedOut;
+    }
+
+    /** The request waited for the queue timeout; otherwise the queue was full when it came. */
+    public boolean timedOut() {
+        return timedOut;
+    }
+
+    /** The typed failure: 503 {@code upstream_overloaded}, with this message as its detail. */
+    public ProxyError error() {
+        return ProxyError.overloaded(getMessage());
+    }
+}
