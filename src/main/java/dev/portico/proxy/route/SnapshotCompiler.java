@@ -306,7 +306,8 @@ public class SnapshotCompiler {
                 HealthChecker checker = bind && spec.healthCheck() != null
                         ? healthService.checkers().use(target, healthKey, spec.healthCheck(), states.seedOf(label))
                         : null;
-                bindings.add(new VhostUpstreams.Binding(label, checker, upstreamHealth, upstream.backup()));
+                bindings.add(new VhostUpstreams.Binding(label, checker, upstreamHealth, upstream.backup(),
+                        upstream.weight()));
             }
         }
         BalanceSpec balance = spec.balance();
@@ -315,9 +316,9 @@ public class SnapshotCompiler {
         // The loops' cursors and counts carry over while the policy, the upstreams and their weights stay the same.
         UpstreamRuntime cursors = runtime.claim(UpstreamRuntime.KEY, selector.compatibility(),
                 () -> new UpstreamRuntime(eventLoops));
-        UpstreamStatus[] watches = states.bind(spec.name(), bindings, spec.outlierDetection(), breaker);
-        return new UpstreamGroup(targets, selector, cursors, watches,
-                balance.slowStart().isZero() ? null : new SlowStart(balance.slowStart().toNanos()));
+        SlowStart slowStart = balance.slowStart().isZero() ? null : new SlowStart(balance.slowStart().toNanos());
+        UpstreamStatus[] watches = states.bind(spec.name(), bindings, spec.outlierDetection(), breaker, slowStart);
+        return new UpstreamGroup(targets, selector, cursors, watches, slowStart);
     }
 
     private static byte[] newStickySecret() {

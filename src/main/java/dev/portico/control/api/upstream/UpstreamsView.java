@@ -66,12 +66,17 @@ public record UpstreamsView(
             @Schema(description = "Attempts its queue refused, never sent: every connection was busy and the "
                     + "queue full (upstreamLimits.maxPending) or the wait over (upstreamLimits.queueTimeout); each "
                     + "is a 503 upstream_overloaded unless retried on another upstream. Not among requests or failures")
-            long overloaded) {
+            long overloaded,
+            @Schema(description = "Its configured weight")
+            int weight,
+            @Schema(description = "The weight its balancing policy gives it now: 0 while it takes no traffic, a "
+                    + "share of weight while slow start ramps it up after it came back, else weight", example = "0.55")
+            double weightNow) {
 
         static Upstream of(UpstreamReport report) {
             return new Upstream(report.upstream(), report.state().code(), report.since(), report.reason(),
                     report.lastCheckLatencyMillis(), report.inFlight(), report.requests(), report.failures(),
-                    report.ejections(), report.overloaded());
+                    report.ejections(), report.overloaded(), report.weight(), report.weightNow());
         }
     }
 }

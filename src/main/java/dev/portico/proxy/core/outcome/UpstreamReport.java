@@ -15,10 +15,13 @@ import java.time.Instant;
  * @param ejections            how often passive health ejected it
  * @param overloaded           attempts refused because its queue was full or timed out ({@code upstream_overloaded}),
  *                             not among {@code requests}
+ * @param weight               its configured weight
+ * @param weightNow            the weight its balancing policy gives it now: 0 while it takes no traffic, a share of
+ *                             {@code weight} while slow start ramps it up after it came back, else {@code weight}
  */
 public record UpstreamReport(String vhost, String upstream, UpstreamState state, Instant since, String reason,
                              Long lastCheckLatencyMillis, long inFlight, long requests, long failures,
-                             long ejections, long overloaded) {
+                             long ejections, long overloaded, int weight, double weightNow) {
 
     /** A change of state, told once: logged, streamed as an {@code upstream} event. */
     public record Transition(String vhost, String upstream, UpstreamState from, UpstreamState to, String reason,

@@ -87,7 +87,12 @@ public final class UpstreamGroup implements UpstreamAvailability {
 
     @Override
     public double weightShare(int index, long nowNanos) {
-        return slowStart == null ? 1.0 : slowStart.share(targets[index].health().cameBackAtNanos(), nowNanos);
+        if (slowStart == null) {
+            return 1.0;
+        }
+        // Back from whichever took it out: the origin's passive health, an ejection, or a failing active check.
+        return slowStart.share(UpstreamHealth.later(targets[index].health().cameBackAtNanos(),
+                watches[index].cameBackAtNanos()), nowNanos);
     }
 
     public UpstreamTarget target(int index) {

@@ -52,6 +52,17 @@ public final class UpstreamHealth {
         return cameBackAtNanos;
     }
 
+    /** The later of two {@code System.nanoTime()} instants, either of which may be {@link #NEVER}. */
+    public static long later(long a, long b) {
+        if (a == NEVER) {
+            return b;
+        }
+        if (b == NEVER) {
+            return a;
+        }
+        return a - b > 0 ? a : b;
+    }
+
     /** For status reporting: out and not yet due for a probe. */
     public boolean isDown(long nowNanos) {
         return !available(nowNanos);

@@ -44,4 +44,12 @@ public interface UpstreamWatch {
      * connections ({@code upstream_overloaded}). Counted apart, and no verdict on the upstream.
      */
     void overloaded();
+
+    /**
+     * When the upstream last came back into service after this watch (or its origin's passive health) had it out, for
+     * slow start; {@link UpstreamHealth#NEVER} when it never was out.
+     */
+    default long cameBackAtNanos() {
+        return UpstreamHealth.NEVER;
+    }
 }

@@ -1,6 +1,7 @@
 package dev.portico.proxy.upstream.health;
 
 import dev.portico.proxy.core.outcome.UpstreamState;
+import dev.portico.proxy.upstream.balance.UpstreamHealth;
 import dev.portico.proxy.upstream.balance.UpstreamTarget;
 import dev.portico.proxy.upstream.pool.UpstreamClients;
 import dev.portico.vhost.HealthCheckSpec;
@@ -56,6 +57,8 @@ public final class HealthChecker {
     private volatile UpstreamState state;
     private volatile String reason;
     private volatile long lastLatencyMillis = -1;
+    /** When the check last went from unhealthy to healthy ({@code System.nanoTime()}), or UpstreamHealth.NEVER. */
+    private volatile long recoveredAtNanos = UpstreamHealth.NEVER;
 
     /** Where a checker starts: from what was known of the upstream before it. */
     public record Seed(UpstreamState state, String reason) {
@@ -116,6 +119,11 @@ public final class HealthChecker {
 
     UpstreamState state() {
         return state;
+    }
+
+    /** When the check last saw the upstream come back (unhealthy, then {@code rise} passes), or UpstreamHealth.NEVER. */
+    long recoveredAtNanos() {
+        return recoveredAtNanos;
     }
 
     String reason() {
@@ -264,6 +272,7 @@ public final class HealthChecker {
             } else if (state == UpstreamState.UNHEALTHY && passesInARow >= spec.rise()) {
                 reason = passesInARow == 1 ? "check passed (" + what + ")"
                         : passesInARow + " consecutive checks passed (" + what + ")";
+                recoveredAtNanos = System.nanoTime();
                 state = UpstreamState.HEALTHY;
             }
             return;

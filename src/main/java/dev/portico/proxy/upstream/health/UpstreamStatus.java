@@ -34,6 +34,13 @@ public final class UpstreamStatus implements UpstreamWatch {
     private volatile boolean ejected;
     private volatile long ejectedUntilNanos;
     private volatile String ejectionReason;
+    /** When the ejection in force began; read with {@link #ejected}. */
+    private volatile long ejectedAtNanos;
+    /** How the last ejection ended, in words. */
+    private volatile String returnReason = "ejection ended";
+    /** When the last ejection ended, for slow start: {@link #returnedAtNanos} is the ejecting holder's alone. */
+    private volatile long lastReturnNanos = UpstreamHealth.NEVER;
+    private volatile int weight = 1;
     /** Ejections in a row, decaying while the upstream stays in; touched only by the holder of {@link #ejecting}. */
     private int ejectionsInARow;
     private long returnedAtNanos;
@@ -66,7 +73,8 @@ public final class UpstreamStatus implements UpstreamWatch {
      * is a backup, and the failure ratio's window (kept while its length and the loops stay the same).
      */
     void bind(HealthChecker checker, UpstreamHealth originHealth, boolean backup, OutlierDetectionSpec rules,
-              int loops) {
+              int loops, int weight) {
+        this.weight = weight;
         this.checker = checker;
         this.originHealth = originHealth;
         this.backup = backup;
@@ -169,6 +177,7 @@ public final class UpstreamStatus implements UpstreamWatch {
         long length = Math.min(base * ejectionsInARow, max);
         ejectionReason = why + ", ejected for " + HealthChecker.words(length);
         ejectedUntilNanos = nowNanos + length;
+        ejectedAtNanos = nowNanos;
         ejected = true;
         consecutive5xx.set(0);
         consecutiveGatewayErrors.set(0);
@@ -197,13 +206,28 @@ public final class UpstreamStatus implements UpstreamWatch {
         }
     }
 
-    /** Ends an ejection whose time is up (the sweeper's call); true when one ended. */
+    /**
+     * Ends an ejection whose time is up (the sweeper's call); true when one ended. An ejection also ends when the
+     * active check saw the upstream fail and pass again since it began: the origin was down and is back (a restart),
+     * so there is no point waiting out the rest. Envoy ends an ejection at any passing check
+     * ({@code successful_active_health_check_uneject_host}); only a recovery counts here, so an upstream that answers
+     * its health check but 5xx to requests stays out for its time.
+     */
     boolean returnIfDue(long nowNanos) {
-        if (!ejected || nowNanos - ejectedUntilNanos < 0) {
+        if (!ejected) {
             return false;
         }
+        HealthChecker check = checker;
+        boolean recovered = check != null && check.passing() && check.recoveredAtNanos() != UpstreamHealth.NEVER
+                && check.recoveredAtNanos() - ejectedAtNanos > 0;
+        if (!recovered && nowNanos - ejectedUntilNanos < 0) {
+            return false;
+        }
+        returnReason = recovered ? "ejection ended early: the active check saw it fail and pass again"
+                : "ejection ended";
         ejected = false;
         returnedAtNanos = nowNanos;
+        lastReturnNanos = nowNanos;
         vhost.releaseEjection();
         ejecting.set(false);
         return true;
@@ -263,7 +287,7 @@ public final class UpstreamStatus implements UpstreamWatch {
             case UNKNOWN, UNHEALTHY -> check == null ? "no check result" : check.reason();
             case EJECTED -> ejected && nowNanos - ejectedUntilNanos < 0 ? ejectionReason
                     : "connect or response failure: out for the origin's fail timeout (portico.upstream.fail-timeout)";
-            case HEALTHY -> before == UpstreamState.EJECTED ? "ejection ended"
+            case HEALTHY -> before == UpstreamState.EJECTED ? returnReason
                     : before == UpstreamState.BACKUP_STANDBY ? "no primary is available: this backup takes the traffic"
                     : check != null ? check.reason() : "added (no active health check)";
             case BACKUP_STANDBY -> (before == UpstreamState.HEALTHY ? "" : cause(UpstreamState.HEALTHY, nowNanos, before)
@@ -316,5 +340,22 @@ public final class UpstreamStatus implements UpstreamWatch {
 
     long overloads() {
         return overloads.sum();
+    }
+
+    /** Its configured weight. */
+    int weight() {
+        return weight;
+    }
+
+    /**
+     * When it last came back into service, whichever way it had been out: its ejection ended, its active check passed
+     * again after failing, or its origin answered again after passive health took it out. Slow start ramps from there.
+     */
+    @Override
+    public long cameBackAtNanos() {
+        HealthChecker check = checker;
+        UpstreamHealth origin = originHealth;
+        long back = check == null ? lastReturnNanos : UpstreamHealth.later(lastReturnNanos, check.recoveredAtNanos());
+        return origin == null ? back : UpstreamHealth.later(back, origin.cameBackAtNanos());
     }
 }

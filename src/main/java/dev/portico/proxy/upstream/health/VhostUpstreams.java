@@ -4,6 +4,7 @@ import dev.portico.proxy.core.RuntimeKey;
 import dev.portico.proxy.core.outcome.CircuitReport;
 import dev.portico.proxy.core.outcome.UpstreamReport;
 import dev.portico.proxy.core.outcome.UpstreamState;
+import dev.portico.proxy.upstream.balance.SlowStart;
 import dev.portico.proxy.upstream.balance.UpstreamHealth;
 import dev.portico.vhost.OutlierDetectionSpec;
 
@@ -32,6 +33,8 @@ public final class VhostUpstreams {
     private volatile OutlierDetectionSpec outlierDetection = OutlierDetectionSpec.DEFAULT;
     /** Null when the vhost has none. */
     private volatile CircuitBreaker breaker;
+    /** Null when the vhost has none. */
+    private volatile SlowStart slowStart;
     private volatile int maxEjected;
     private final AtomicInteger ejectedNow = new AtomicInteger();
     /** Replaced whole by each compile; read by the sweeper and the API. */
@@ -39,12 +42,14 @@ public final class VhostUpstreams {
     private final List<UpstreamStatus> draining = new CopyOnWriteArrayList<>();
 
     /** One upstream as a compile binds it. */
-    public record Binding(String url, HealthChecker checker, UpstreamHealth originHealth, boolean backup) {
+    public record Binding(String url, HealthChecker checker, UpstreamHealth originHealth, boolean backup,
+                          int weight) {
     }
 
     /** What a compile bound, applied only once the whole compile succeeded ({@link #commit()}). */
     private record Pending(String vhost, UpstreamStatus[] statuses, List<Binding> bindings,
-                           List<UpstreamStatus> dropped, OutlierDetectionSpec rules, CircuitBreaker breaker) {
+                           List<UpstreamStatus> dropped, OutlierDetectionSpec rules, CircuitBreaker breaker,
+                           SlowStart slowStart) {
     }
 
     private volatile Pending pending;
@@ -60,9 +65,10 @@ public final class VhostUpstreams {
      * it was. Compile time only (one compile at a time).
      *
      * @param breaker the vhost's circuit breaker, or null
+     * @param slowStart the vhost's slow start, or null (only shown: the group applies it)
      */
     public UpstreamStatus[] bind(String vhostName, List<Binding> upstreams, OutlierDetectionSpec rules,
-                                 CircuitBreaker breaker) {
+                                 CircuitBreaker breaker, SlowStart slowStart) {
         Map<String, List<UpstreamStatus>> previous = new LinkedHashMap<>();
         for (UpstreamStatus status : current) {
             previous.computeIfAbsent(status.upstream(), u -> new ArrayList<>()).add(status);
@@ -78,7 +84,7 @@ public final class VhostUpstreams {
         }
         List<UpstreamStatus> dropped = new ArrayList<>();
         previous.values().forEach(dropped::addAll);
-        pending = new Pending(vhostName, out, List.copyOf(upstreams), dropped, rules, breaker);
+        pending = new Pending(vhostName, out, List.copyOf(upstreams), dropped, rules, breaker, slowStart);
         return out;
     }
 
@@ -108,9 +114,11 @@ public final class VhostUpstreams {
         vhost = p.vhost();
         outlierDetection = p.rules();
         breaker = p.breaker();
+        slowStart = p.slowStart();
         for (int i = 0; i < p.statuses().length; i++) {
             Binding binding = p.bindings().get(i);
-            p.statuses()[i].bind(binding.checker(), binding.originHealth(), binding.backup(), p.rules(), loops);
+            p.statuses()[i].bind(binding.checker(), binding.originHealth(), binding.backup(), p.rules(), loops,
+                    binding.weight());
         }
         for (UpstreamStatus status : p.dropped()) {
             status.forgetEjection();
@@ -207,11 +215,19 @@ public final class VhostUpstreams {
     /** What the upstreams endpoint shows. */
     public List<UpstreamReport> reports() {
         List<UpstreamReport> out = new ArrayList<>();
+        long now = System.nanoTime();
+        SlowStart ramp = slowStart;
         for (UpstreamStatus status : statuses()) {
             HealthChecker check = status.checker();
-            out.add(new UpstreamReport(vhost, status.upstream(), status.shown(), status.since(), status.reason(),
+            UpstreamState state = status.shown();
+            // What the policy weighs it at now: nothing while it takes no traffic, a share of its weight while it
+            // ramps up after coming back (slow start).
+            double share = ramp == null ? 1.0 : ramp.share(status.cameBackAtNanos(), now);
+            double weightNow = state.takesTraffic() ? Math.round(status.weight() * share * 100) / 100.0 : 0;
+            out.add(new UpstreamReport(vhost, status.upstream(), state, status.since(), status.reason(),
                     check == null || status.draining() ? null : check.lastLatencyMillis(), status.inFlight(),
-                    status.requests(), status.failures(), status.ejections(), status.overloads()));
+                    status.requests(), status.failures(), status.ejections(), status.overloads(), status.weight(),
+                    weightNow));
         }
         return out;
     }

@@ -88,6 +88,43 @@ class OutlierDetectionTest extends DataPlaneTestSupport {
     }
 
     @Test
+    void anEjectedUpstreamTheActiveCheckSawComeBackReturnsAtOnceAndRampsUp() {
+        // Ejected for an hour, then its check fails and passes again (a restarted origin): it is back with the check,
+        // not an hour later, and slow start counts from then.
+        AtomicBoolean failing = new AtomicBoolean();
+        ScriptedOrigin bad = origin("bad", failing);
+        ScriptedOrigin good = origin("good", new AtomicBoolean());
+        JsonObject check = new JsonObject().put("path", "/app").put("interval", "1s").put("timeout", "1s")
+                .put("rise", 1).put("fall", 1).put("jitter", "0s");
+        String id = Api.create(Api.vhost("recovers", "recovers.test", bad.url(), good.url())
+                .put("outlierDetection", outliers("baseEjectionTime", "1h", "maxEjectionTime", "1h"))
+                .put("healthCheck", check).put("slowStart", "1h"));
+        UpstreamStates.await(id, 0, "healthy");
+        UpstreamStates.await(id, 1, "healthy");
+        failing.set(true);
+        ProxyClient client = client();
+        // Round robin: three of these six reach the failing upstream, well within one check interval.
+        for (int i = 0; i < 6; i++) {
+            client.get("recovers.test", "/app");
+        }
+        JsonObject down = UpstreamStates.await(id, 0, "unhealthy", Duration.ofSeconds(5));
+        assertEquals(1, down.getLong("ejections"), down::encode);
+        assertEquals(0.0, down.getDouble("weightNow"), "no traffic, no weight");
+
+        failing.set(false);
+        JsonObject back = UpstreamStates.await(id, 0, "healthy", Duration.ofSeconds(5));
+        // Slow start ramps it from 10% of its weight, since it came back with its check, over an hour.
+        assertEquals(1, back.getInteger("weight"));
+        assertTrue(back.getDouble("weightNow") >= 0.1 && back.getDouble("weightNow") < 0.2, back::encode);
+        assertEquals(1.0, UpstreamStates.await(id, 1, "healthy").getDouble("weightNow"));
+        boolean reached = false;
+        for (int i = 0; i < 200 && !reached; i++) {
+            reached = client.get("recovers.test", "/app").text().equals("bad");
+        }
+        assertTrue(reached, "the upstream takes traffic again");
+    }
+
+    @Test
     void anEjectionThatRepeatsLastsLonger() {
         AtomicBoolean failing = new AtomicBoolean(true);
         ScriptedOrigin bad = origin("bad", failing);
