@@ -34,7 +34,7 @@ export async function statusPanel(section, signal) {
 }
 
 function check({ name, ok, lines }) {
-  return h('div', { class: `check ${ok ? 'ok' : 'problem'}`, 'data-check': name },
+  return h('div', { class: `status-check ${ok ? 'ok' : 'problem'}`, 'data-check': name },
     h('h3', null, h('span', { class: 'badge' }, ok ? 'OK' : 'Problem'), ' ', name),
     h('ul', null, lines.map(line => h('li', null, line))));
 }

@@ -13,13 +13,15 @@ export function vhostForm(sections) {
   const controls = [];
   const el = h('div', { class: 'vhost-form' }, sections.map(s => {
     const inner = s.fields.map(field => {
-      const control = build(field, field.key);
+      const control = build(field);
       controls.push(control);
       return control.el;
     });
     return h('details', { class: 'section', open: s.open }, h('summary', null, s.section), inner);
   }));
   const root = objectOf(controls);
+  // Marks every control with its JSON path (data-path) from the start, not only once errors arrive.
+  root.entries('', []);
   return {
     el,
     /** {value, problems}: problems are what could not be turned into JSON ({field, reason}), e.g. a map line. */
@@ -235,14 +237,14 @@ function group(field) {
     },
     entries(path, out) {
       out.push({ path, input: toggle || el, error });
-      if (!toggle || toggle.checked) {
-        inner.entries(path, out);
-      }
+      inner.entries(path, out);
     },
   };
 }
 
 function rows(field) {
+  // This list's JSON path, known once the form has marked its paths; rows added later are marked with it.
+  let path = null;
   const list = h('div', { class: 'rows' });
   const items = [];
   const error = h('p', { class: 'field-error', id: `${nextId()}-error` });
@@ -268,6 +270,9 @@ function rows(field) {
     list.append(item.el);
     inner.fill(value);
     relabel();
+    if (path) {
+      inner.entries(`${path}[${items.length - 1}]`, []);
+    }
     return item;
   }
 
@@ -276,6 +281,9 @@ function rows(field) {
       const name = `${field.item} ${i + 1}`;
       item.legend.textContent = name;
       item.remove.setAttribute('aria-label', `Remove ${name.toLowerCase()}`);
+      if (path) {
+        item.inner.entries(`${path}[${i}]`, []);
+      }
     });
   }
 
@@ -302,9 +310,10 @@ function rows(field) {
         addRow(undefined);
       }
     },
-    entries(path, out) {
-      out.push({ path, input: add, error });
-      items.forEach((item, i) => item.inner.entries(`${path}[${i}]`, out));
+    entries(own, out) {
+      path = own;
+      out.push({ path: own, input: add, error });
+      items.forEach((item, i) => item.inner.entries(`${own}[${i}]`, out));
     },
   };
 }
