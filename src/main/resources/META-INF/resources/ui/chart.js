@@ -2,7 +2,7 @@
 // under /webjars/ (no CDN). Loaded on the first page that draws a chart, so signing in and the overview do not pay
 // for it. Each chart also writes its latest values as text: a canvas says nothing to a screen reader.
 
-import { h } from './dom.js';
+import { h, replace } from './dom.js';
 
 const SCRIPT = '/webjars/uplot/dist/uPlot.iife.min.js';
 const STYLE = '/webjars/uplot/dist/uPlot.min.css';
@@ -34,11 +34,12 @@ function loadUplot() {
 }
 
 /**
- * A chart in a <figure>: title, a text line of the latest values, and the plot. series: [{label, color}];
- * format(value) writes a value (axis, legend, text line). Returns {el, ready, update(xs, ...columns)}: columns
- * line up with xs (epoch seconds); null is a gap.
+ * A chart in a <figure>: title, a text line of the latest values (the chart's legend), and the plot. series:
+ * [{label, color}]; format(value) writes a value in the text line, axis(value) on the y axis (default: format).
+ * xRange: [from, to] in epoch seconds for a fixed time axis (default: the data's).
+ * Returns {el, ready, update(xs, ...columns)}: columns line up with xs (epoch seconds); null is a gap.
  */
-export function timeChart({ title, series, format, id }) {
+export function timeChart({ title, series, format, axis: axisFormat = format, id, xRange }) {
   const summary = h('p', { class: 'chart-now', id: `${id}-now` });
   const plot = h('div', { class: 'chart-plot', role: 'img', 'aria-label': `${title}: chart of the last minutes`,
     'aria-describedby': `${id}-now` });
@@ -55,13 +56,16 @@ export function timeChart({ title, series, format, id }) {
     chart = new uPlot({
       width: Math.max(240, plot.clientWidth),
       height: HEIGHT,
-      scales: { y: { range: (u, min, max) => [0, max > 0 ? max * 1.1 : 1] } },
-      series: [{}, ...series.map(s => ({
-        label: s.label, stroke: s.color, width: 1.5, points: { show: false },
-        value: (u, v) => format(v),
-      }))],
-      axes: [axis, { ...axis, size: 64, values: (u, ticks) => ticks.map(format) }],
-      legend: { live: true },
+      scales: {
+        x: xRange ? { time: true, range: () => xRange } : { time: true },
+        y: { range: (u, min, max) => [0, max > 0 ? max * 1.1 : 1] },
+      },
+      // Points only where a line has too few of them to show: one minute of traffic is a dot, not nothing.
+      series: [{}, ...series.map(s => ({ label: s.label, stroke: s.color, fill: null, width: 1.5,
+        points: { show: (u, seriesIndex, i0, i1) => i1 - i0 < 3 } }))],
+      axes: [axis, { ...axis, size: 72, values: (u, ticks) => ticks.map(axisFormat) }],
+      // The text line above the plot is the legend, readable without a pointer.
+      legend: { show: false },
     }, pending || [[], ...series.map(() => [])], plot);
     new ResizeObserver(() => chart.setSize({ width: Math.max(240, plot.clientWidth), height: HEIGHT }))
       .observe(plot);
@@ -76,7 +80,7 @@ export function timeChart({ title, series, format, id }) {
     update(xs, ...columns) {
       const data = [xs, ...columns];
       el.setAttribute('data-points', String(xs.length));
-      summary.replaceChildren(series.map((s, i) => {
+      replace(summary, series.map((s, i) => {
         const column = columns[i];
         const last = column.length ? column[column.length - 1] : null;
         return h('span', { class: 'chart-value' }, swatch(s.color), `${s.label} ${format(last)}`);

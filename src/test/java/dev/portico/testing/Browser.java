@@ -77,8 +77,9 @@ public final class Browser {
     public static void screenshot(String name) {
         ChromeDriver browser = get();
         Dimension size = browser.manage().window().getSize();
+        // The window's height includes the browser's own bars: the page needs its height plus theirs.
         Number height = (Number) ((JavascriptExecutor) browser).executeScript(
-                "return Math.min(4000, document.documentElement.scrollHeight)");
+                "return Math.min(4000, document.documentElement.scrollHeight) + window.outerHeight - window.innerHeight");
         try {
             browser.manage().window().setSize(new Dimension(size.width, Math.max(size.height, height.intValue())));
             Path shot = browser.getScreenshotAs(OutputType.FILE).toPath();

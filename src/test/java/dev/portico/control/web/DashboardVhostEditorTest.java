@@ -7,6 +7,7 @@ import dev.portico.testing.DataPlaneTestSupport;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.PostgresResource;
 import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -14,7 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 
+import java.net.URL;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,6 +33,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DashboardVhostEditorTest extends DataPlaneTestSupport {
 
     private final Dashboard console = new Dashboard();
+
+    @TestHTTPResource(value = "/", management = true)
+    URL management;
 
     @Test
     void aVhostCreatedThroughTheFormServesAndABadFieldIsNamedBesideIt() {
@@ -147,6 +154,55 @@ class DashboardVhostEditorTest extends DataPlaneTestSupport {
         console.waitForText(By.id("notice"), "api is deleted."::equals);
         assertTrue(console.all(By.cssSelector("tr[data-vhost='api']")).isEmpty());
         Api.given().get("/api/v1/vhosts/" + id).then().statusCode(404);
+    }
+
+    @Test
+    void theFormHasEveryFieldOfTheApi() {
+        console.signedIn("#/vhosts");
+        @SuppressWarnings("unchecked")
+        List<String> form = (List<String>) console.asyncScript("""
+                const done = arguments[0];
+                import('/ui/pages/vhosts/fields.js').then(({ SECTIONS }) => {
+                  const out = [];
+                  const walk = (fields, prefix) => fields.forEach(f => {
+                    const path = prefix ? `${prefix}.${f.key}` : f.key;
+                    if (f.type === 'group') walk(f.fields, path);
+                    else if (f.type === 'rows') walk(f.fields, `${path}[]`);
+                    else out.push(path);
+                  });
+                  SECTIONS.forEach(s => walk(s.fields, ''));
+                  done(out);
+                });""");
+        JsonObject schemas = new JsonObject(Api.given()
+                .baseUri(management.getProtocol() + "://" + management.getHost() + ":" + management.getPort())
+                .accept("application/json").get("/q/openapi").then().statusCode(200).extract().asString())
+                .getJsonObject("components").getJsonObject("schemas");
+        List<String> api = new ArrayList<>();
+        leaves(schemas, schemas.getJsonObject("VhostDefinition"), "", api);
+
+        assertEquals(new TreeSet<>(api), new TreeSet<>(form),
+                "the editor's field list (fields.js) has every field of VhostDefinition, and no other");
+    }
+
+    /** The JSON paths of a schema's scalar fields: objects with properties are walked, arrays of them as []. */
+    private static void leaves(JsonObject schemas, JsonObject schema, String prefix, List<String> out) {
+        JsonObject properties = schema.getJsonObject("properties");
+        for (String name : properties.fieldNames()) {
+            JsonObject property = properties.getJsonObject(name);
+            String path = prefix.isEmpty() ? name : prefix + "." + name;
+            JsonObject items = property.getJsonObject("items");
+            JsonObject target = resolve(schemas, items != null ? items : property);
+            if (target.containsKey("properties")) {
+                leaves(schemas, target, items != null ? path + "[]" : path, out);
+            } else {
+                out.add(path);
+            }
+        }
+    }
+
+    private static JsonObject resolve(JsonObject schemas, JsonObject property) {
+        String ref = property.getString("$ref");
+        return ref == null ? property : schemas.getJsonObject(ref.substring(ref.lastIndexOf('/') + 1));
     }
 
     private static JsonObject get(String id) {

@@ -111,7 +111,7 @@ export async function mount(root, ctx) {
 
   function render(view) {
     const chart = timeChart({ id: 'chart-minutes', title: 'Requests per minute by status class',
-      format: v => format.count(v),
+      format: v => format.count(v), xRange: [Date.parse(view.from) / 1000, Date.parse(view.to) / 1000],
       series: STATUS_CLASSES.map(c => ({ label: c, color: STATUS_COLORS[c] })) });
     const series = withGaps(view.series);
     chart.update(series.map(m => Date.parse(m.minute) / 1000),

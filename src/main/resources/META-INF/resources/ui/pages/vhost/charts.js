@@ -9,6 +9,9 @@ import * as format from '../../format.js';
 const PERCENTILES = [['p50', COLORS.blue], ['p90', COLORS.orange], ['p99', COLORS.red]];
 const CACHE_COLORS = [COLORS.green, COLORS.sky, COLORS.blue, COLORS.pink, COLORS.orange, COLORS.grey];
 const perSecond = v => v === null || v === undefined ? '–' : `${format.decimal(v, v < 10 ? 1 : 0)}/s`;
+// Axis ticks are round numbers already: short labels, so the axis stays narrow.
+const msTick = v => v >= 1000 ? `${Number((v / 1000).toFixed(2))} s` : `${Number(v.toFixed(2))} ms`;
+const bytesTick = v => `${format.bytes(v).replace('.0 ', ' ')}/s`;
 
 const CHARTS = [
   {
@@ -16,16 +19,17 @@ const CHARTS = [
     series: STATUS_CLASSES.map(c => ({ label: c, color: STATUS_COLORS[c], value: m => m.status[c] })),
   },
   {
-    id: 'chart-latency', title: 'Latency (end to end)', format: format.ms,
+    id: 'chart-latency', title: 'Latency (end to end)', format: format.ms, axis: msTick,
     series: PERCENTILES.map(([p, color]) => ({ label: p, color, value: m => m.latency && m.latency[p] })),
   },
   {
-    id: 'chart-upstream', title: 'Upstream latency (to the response head)', format: format.ms,
+    id: 'chart-upstream', title: 'Upstream latency (to the response head)', format: format.ms, axis: msTick,
     series: PERCENTILES.map(([p, color]) => ({ label: p, color,
       value: m => m.upstreamLatency && m.upstreamLatency[p] })),
   },
   {
-    id: 'chart-bytes', title: 'Bytes/s in and out', format: v => v === null || v === undefined ? '–' : `${format.bytes(v)}/s`,
+    id: 'chart-bytes', title: 'Bytes/s in and out', axis: bytesTick,
+    format: v => v === null || v === undefined ? '–' : `${format.bytes(v)}/s`,
     series: [
       { label: 'in', color: COLORS.blue, value: m => m.bytesIn },
       { label: 'out', color: COLORS.orange, value: m => m.bytesOut },
