@@ -22,6 +22,7 @@ import java.net.URL;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -149,7 +150,7 @@ class SessionTest {
         Signed mine = signIn();
         Signed other = signIn();
 
-        assertProblem(mine.given().header(CSRF, other.csrf()).delete(VHOSTS + "/" + java.util.UUID.randomUUID()),
+        assertProblem(mine.given().header(CSRF, other.csrf()).delete(VHOSTS + "/" + UUID.randomUUID()),
                 403, "csrf");
     }
 
