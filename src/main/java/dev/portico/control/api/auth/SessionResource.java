@@ -18,6 +18,7 @@ import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirements;
@@ -114,7 +115,7 @@ public class SessionResource {
     @APIResponse(responseCode = "401", description = "No valid session cookie: expired, signed out, altered, or "
             + "issued under another admin token",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    public Response current(@CookieParam(SessionCookies.NAME) String cookie) {
+    public Response current(@Parameter(hidden = true) @CookieParam(SessionCookies.NAME) String cookie) {
         Optional<DashboardSession> session = cookies.verify(cookie, Instant.now());
         if (session.isEmpty()) {
             return ApiAuthFilter.unauthorized("There is no valid dashboard session; sign in with POST " + PATH, PATH)
@@ -133,7 +134,11 @@ public class SessionResource {
     @APIResponse(responseCode = "204", description = "Signed out; also when there was no session to end",
             headers = @Header(name = "Set-Cookie", description = SessionCookies.NAME + "=; Max-Age=0; ...",
                     schema = @Schema(type = SchemaType.STRING)))
-    public Response signOut(@CookieParam(SessionCookies.NAME) String cookie, @Context HttpServerRequest http) {
+    @APIResponse(responseCode = "403", description = "Made with the cookie but without its CSRF token, or from "
+            + "another origin", content = @Content(mediaType = Problem.MEDIA_TYPE,
+            schema = @Schema(implementation = Problem.class)))
+    public Response signOut(@Parameter(hidden = true) @CookieParam(SessionCookies.NAME) String cookie,
+                            @Context HttpServerRequest http) {
         cookies.verify(cookie, Instant.now()).ifPresent(revocations::revoke);
         return Response.noContent()
                 .header(HttpHeaders.SET_COOKIE, cookies.clearCookie(overTls(http)))
