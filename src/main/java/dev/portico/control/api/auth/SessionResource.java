@@ -87,18 +87,18 @@ public class SessionResource {
     public Response signIn(SignIn body, @Context HttpServerRequest http) {
         Instant now = Instant.now();
         String client = http.remoteAddress() == null ? "unknown" : http.remoteAddress().hostAddress();
-        Duration wait = throttle.waitBeforeTrying(client, now);
-        if (!wait.isZero() && !wait.isNegative()) {
+        Duration wait = throttle.tryAttempt(client, now);
+        if (!wait.isZero()) {
             long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
             return ApiAuthFilter.problem(429, "too-many-sign-ins", "Too Many Requests", "Too many failed sign-ins "
                     + "from this address; try again in " + seconds + " s", PATH)
                     .header(HttpHeaders.RETRY_AFTER, seconds).build();
         }
         if (body == null || body.token() == null || body.token().isBlank() || !token.matches(body.token().strip())) {
-            throttle.failed(client, now);
             return ApiAuthFilter.unauthorized(body == null || body.token() == null || body.token().isBlank()
                     ? "The body must be {\"token\": \"<admin token>\"}" : "The token is not valid", PATH).build();
         }
+        throttle.succeeded(client, now);
         DashboardSession session = cookies.issue(now);
         return Response.ok(view(session))
                 .header(HttpHeaders.SET_COOKIE, cookies.setCookie(session, overTls(http), now))

@@ -111,6 +111,16 @@ class SessionTest {
     }
 
     @Test
+    void overTlsTheCookieIsSecure() {
+        Instant now = Instant.now();
+        DashboardSession session = cookies.issue(now);
+
+        assertTrue(cookies.setCookie(session, true, now).endsWith("; Max-Age=28800; Secure"));
+        assertTrue(cookies.clearCookie(true).endsWith("; Max-Age=0; Secure"));
+        assertFalse(cookies.setCookie(session, false, now).contains("Secure"));
+    }
+
+    @Test
     void theCookieAuthenticatesApiCallsAndTheSessionAnswersItsCsrfTokenAgain() {
         Signed signed = signIn();
 

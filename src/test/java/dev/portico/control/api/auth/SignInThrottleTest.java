@@ -1,6 +1,7 @@
 package dev.portico.control.api.auth;
 
 import dev.portico.testing.Api;
+import dev.portico.testing.Concurrently;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.RawHttp;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -29,6 +31,7 @@ class SignInThrottleTest {
 
     private static final String GUESSER = "127.0.0.7";
     private static final String OTHER = "127.0.0.8";
+    private static final String BURST = "127.0.0.9";
 
     @TestHTTPResource("/")
     URL api;
@@ -60,6 +63,20 @@ class SignInThrottleTest {
         assertEquals(429, RawHttp.status(rightButThrottled), "a guesser must not learn which guess was right");
         assertFalse(rightButThrottled.toLowerCase().contains("set-cookie"), rightButThrottled);
         assertEquals(200, RawHttp.status(signIn(OTHER, Api.TOKEN)), "another address signs in");
+    }
+
+    @Test
+    void thirtyGuessesSentAtOnceGetTenAnswersAndTwenty429s() throws Exception {
+        List<Integer> statuses = Concurrently.run(30, i -> {
+            try {
+                return RawHttp.status(signIn(BURST, "burst-" + i));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+
+        assertEquals(10, statuses.stream().filter(status -> status == 401).count(), statuses.toString());
+        assertEquals(20, statuses.stream().filter(status -> status == 429).count(), statuses.toString());
     }
 
     @Test
