@@ -72,11 +72,19 @@ public class ApiAuthFilter {
         if (foreign != null) {
             return foreign;
         }
-        String length = request.getHeaderString(HttpHeaders.CONTENT_LENGTH);
-        if (length != null && (length.length() > 18 || Long.parseLong(length.strip()) > MAX_SIGN_IN_BODY)) {
+        if (declaredLength(request.getHeaderString(HttpHeaders.CONTENT_LENGTH)) > MAX_SIGN_IN_BODY) {
             throw ApiProblem.bodyTooLarge(MAX_SIGN_IN_BODY);
         }
         return null;
+    }
+
+    /** The declared body length, 0 without one; one too large for a long (Netty refused any other) is too large. */
+    private static long declaredLength(String contentLength) {
+        try {
+            return contentLength == null ? 0 : Long.parseLong(contentLength.strip());
+        } catch (NumberFormatException e) {
+            return Long.MAX_VALUE;
+        }
     }
 
     private Response withSession(ContainerRequestContext request, String value, String path) {

@@ -70,6 +70,14 @@ public class SessionCookies {
             throw new ConfigurationException(
                     "portico.dashboard.session-lifetime must be positive, not " + settings.sessionLifetime());
         }
+        if (settings.maxSignInFailures() < 1) {
+            throw new ConfigurationException("portico.dashboard.max-sign-in-failures must be at least 1, not "
+                    + settings.maxSignInFailures() + " (sign-in would be refused to everyone)");
+        }
+        settings.publicOrigin().filter(origin -> ApiAuthFilter.normalised(origin) == null).ifPresent(origin -> {
+            throw new ConfigurationException("portico.dashboard.public-origin must be scheme://host[:port], such as "
+                    + "https://portico.example.com, not '" + origin + "'");
+        });
         byte[] base = secrets.box().map(box -> box.derive("portico:dashboard-sessions")).orElseGet(() -> {
             LOG.warn("No secret key: dashboard sessions are signed with a key of this process only, so a restart "
                     + "signs everyone out and another replica does not accept them");

@@ -18,6 +18,7 @@ import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirements;
@@ -86,18 +87,18 @@ public class SessionResource {
     public Response signIn(SignIn body, @Context HttpServerRequest http) {
         Instant now = Instant.now();
         String client = http.remoteAddress() == null ? "unknown" : http.remoteAddress().hostAddress();
-        Duration wait = throttle.waitBeforeTrying(client, now);
-        if (!wait.isZero() && !wait.isNegative()) {
+        Duration wait = throttle.tryAttempt(client, now);
+        if (!wait.isZero()) {
             long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
             return ApiAuthFilter.problem(429, "too-many-sign-ins", "Too Many Requests", "Too many failed sign-ins "
                     + "from this address; try again in " + seconds + " s", PATH)
                     .header(HttpHeaders.RETRY_AFTER, seconds).build();
         }
         if (body == null || body.token() == null || body.token().isBlank() || !token.matches(body.token().strip())) {
-            throttle.failed(client, now);
             return ApiAuthFilter.unauthorized(body == null || body.token() == null || body.token().isBlank()
                     ? "The body must be {\"token\": \"<admin token>\"}" : "The token is not valid", PATH).build();
         }
+        throttle.succeeded(client, now);
         DashboardSession session = cookies.issue(now);
         return Response.ok(view(session))
                 .header(HttpHeaders.SET_COOKIE, cookies.setCookie(session, overTls(http), now))
@@ -114,7 +115,7 @@ public class SessionResource {
     @APIResponse(responseCode = "401", description = "No valid session cookie: expired, signed out, altered, or "
             + "issued under another admin token",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    public Response current(@CookieParam(SessionCookies.NAME) String cookie) {
+    public Response current(@Parameter(hidden = true) @CookieParam(SessionCookies.NAME) String cookie) {
         Optional<DashboardSession> session = cookies.verify(cookie, Instant.now());
         if (session.isEmpty()) {
             return ApiAuthFilter.unauthorized("There is no valid dashboard session; sign in with POST " + PATH, PATH)
@@ -133,7 +134,11 @@ public class SessionResource {
     @APIResponse(responseCode = "204", description = "Signed out; also when there was no session to end",
             headers = @Header(name = "Set-Cookie", description = SessionCookies.NAME + "=; Max-Age=0; ...",
                     schema = @Schema(type = SchemaType.STRING)))
-    public Response signOut(@CookieParam(SessionCookies.NAME) String cookie, @Context HttpServerRequest http) {
+    @APIResponse(responseCode = "403", description = "Made with the cookie but without its CSRF token, or from "
+            + "another origin", content = @Content(mediaType = Problem.MEDIA_TYPE,
+            schema = @Schema(implementation = Problem.class)))
+    public Response signOut(@Parameter(hidden = true) @CookieParam(SessionCookies.NAME) String cookie,
+                            @Context HttpServerRequest http) {
         cookies.verify(cookie, Instant.now()).ifPresent(revocations::revoke);
         return Response.noContent()
                 .header(HttpHeaders.SET_COOKIE, cookies.clearCookie(overTls(http)))

@@ -36,29 +36,31 @@ public class SignInThrottle {
         this.maxFailures = settings.maxSignInFailures();
     }
 
-    /** How long {@code client} must wait before trying again, or {@link Duration#ZERO} when it may try now. */
-    public Duration waitBeforeTrying(String client, Instant now) {
-        Deque<Instant> recent = failures.getIfPresent(key(client));
-        if (recent == null) {
-            return Duration.ZERO;
-        }
-        synchronized (recent) {
-            forgetOld(recent, now);
-            if (recent.size() < maxFailures) {
-                return Duration.ZERO;
-            }
-            return Duration.between(now, recent.peekFirst().plus(WINDOW));
-        }
-    }
-
-    /** Counts one failed sign-in of {@code client}. */
-    public void failed(String client, Instant now) {
+    /**
+     * Takes one attempt of {@code client}: counted as a failure right away, so that concurrent guesses cannot all
+     * pass before any of them is counted ({@link #succeeded} takes it back).
+     *
+     * @return {@link Duration#ZERO} when the attempt may go ahead; else how long the client must wait, and the
+     * attempt is not counted
+     */
+    public Duration tryAttempt(String client, Instant now) {
         Deque<Instant> recent = failures.get(key(client), k -> new ArrayDeque<>());
         synchronized (recent) {
             forgetOld(recent, now);
+            if (recent.size() >= maxFailures) {
+                return Duration.between(now, recent.peekFirst().plus(WINDOW));
+            }
             recent.addLast(now);
-            while (recent.size() > maxFailures) {
-                recent.removeFirst();
+            return Duration.ZERO;
+        }
+    }
+
+    /** The attempt {@link #tryAttempt} took at {@code at} used the right token: it is not a failure. */
+    public void succeeded(String client, Instant at) {
+        Deque<Instant> recent = failures.getIfPresent(key(client));
+        if (recent != null) {
+            synchronized (recent) {
+                recent.removeLastOccurrence(at);
             }
         }
     }

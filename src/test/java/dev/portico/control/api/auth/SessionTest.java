@@ -22,6 +22,7 @@ import java.net.URL;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -110,6 +111,16 @@ class SessionTest {
     }
 
     @Test
+    void overTlsTheCookieIsSecure() {
+        Instant now = Instant.now();
+        DashboardSession session = cookies.issue(now);
+
+        assertTrue(cookies.setCookie(session, true, now).endsWith("; Max-Age=28800; Secure"));
+        assertTrue(cookies.clearCookie(true).endsWith("; Max-Age=0; Secure"));
+        assertFalse(cookies.setCookie(session, false, now).contains("Secure"));
+    }
+
+    @Test
     void theCookieAuthenticatesApiCallsAndTheSessionAnswersItsCsrfTokenAgain() {
         Signed signed = signIn();
 
@@ -149,7 +160,7 @@ class SessionTest {
         Signed mine = signIn();
         Signed other = signIn();
 
-        assertProblem(mine.given().header(CSRF, other.csrf()).delete(VHOSTS + "/" + java.util.UUID.randomUUID()),
+        assertProblem(mine.given().header(CSRF, other.csrf()).delete(VHOSTS + "/" + UUID.randomUUID()),
                 403, "csrf");
     }
 
