@@ -3,6 +3,7 @@ package dev.portico.app;
 import dev.portico.cache.CacheSettings;
 import dev.portico.control.acme.AcmeSettings;
 import dev.portico.control.api.auth.AdminSettings;
+import dev.portico.control.api.auth.DashboardSettings;
 import dev.portico.control.secrets.SecretSettings;
 import dev.portico.control.snapshot.ReloadSettings;
 import dev.portico.proxy.core.DataPlaneSettings;
@@ -40,7 +41,7 @@ public class SettingsNamespace {
     /** The groups under {@code portico.}: each feature's settings interface names its own. */
     static final Set<String> GROUPS = Stream.of(DataPlaneSettings.class, UpstreamSettings.class, AdminSettings.class,
                     ReloadSettings.class, AnalyticsSettings.class, AccessLogSettings.class, CacheSettings.class,
-                    TlsListenerSettings.class, SecretSettings.class, AcmeSettings.class)
+                    TlsListenerSettings.class, SecretSettings.class, AcmeSettings.class, DashboardSettings.class)
             .map(settings -> settings.getAnnotation(ConfigMapping.class).prefix().substring(PREFIX.length()))
             .collect(Collectors.toUnmodifiableSet());
 

@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -21,18 +22,34 @@ public final class RawHttp {
             socket.setSoTimeout(5000);
             socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
             socket.getOutputStream().flush();
-            InputStream in = socket.getInputStream();
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            byte[] buffer = new byte[8192];
-            try {
-                int n;
-                while ((n = in.read(buffer)) >= 0) {
-                    out.write(buffer, 0, n);
-                }
-            } catch (SocketTimeoutException timeout) {
-                // the server kept the connection open; what arrived is the answer
+            return readUntilQuiet(socket.getInputStream());
+        }
+    }
+
+    /** Reads until the server closes, or until its socket's read timeout when it keeps the connection open. */
+    private static String readUntilQuiet(InputStream in) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        byte[] buffer = new byte[8192];
+        try {
+            int n;
+            while ((n = in.read(buffer)) >= 0) {
+                out.write(buffer, 0, n);
             }
-            return out.toString(StandardCharsets.ISO_8859_1);
+        } catch (SocketTimeoutException timeout) {
+            // the server kept the connection open; what arrived is the answer
+        }
+        return out.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** As {@link #exchange}, from the loopback address {@code local} (such as 127.0.0.7): a client of its own. */
+    public static String exchangeFrom(String local, int port, String request) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.bind(new InetSocketAddress(local, 0));
+            socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5000);
+            socket.setSoTimeout(5000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+            socket.getOutputStream().flush();
+            return readUntilQuiet(socket.getInputStream());
         }
     }
 

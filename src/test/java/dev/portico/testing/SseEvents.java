@@ -6,6 +6,7 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.RequestOptions;
 
 import java.net.URL;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 
@@ -24,10 +25,15 @@ public final class SseEvents {
 
     /** Opens {@code path} (with its query) on the API at {@code api} with {@code client}; events arrive as parsed. */
     public static BlockingQueue<Event> open(HttpClient client, URL api, String path) {
+        return open(client, api, path, Map.of("Authorization", "Bearer " + Api.TOKEN));
+    }
+
+    /** As {@link #open(HttpClient, URL, String)}, authenticated by {@code headers} (a session cookie, say). */
+    public static BlockingQueue<Event> open(HttpClient client, URL api, String path, Map<String, String> headers) {
         BlockingQueue<Event> events = new LinkedBlockingQueue<>();
         RequestOptions options = new RequestOptions().setHost(api.getHost()).setPort(api.getPort())
-                .setURI(path).putHeader("Authorization", "Bearer " + Api.TOKEN)
-                .putHeader("Accept", "text/event-stream");
+                .setURI(path).putHeader("Accept", "text/event-stream");
+        headers.forEach(options::putHeader);
         HttpClientResponse response = TestVertx.await(client.request(options).compose(HttpClientRequest::send));
         assertEquals(200, response.statusCode());
         assertTrue(response.getHeader("Content-Type").startsWith("text/event-stream"));

@@ -89,6 +89,15 @@ public class AdminToken {
         return expected != null && presented != null && MessageDigest.isEqual(expected, sha256(presented));
     }
 
+    /**
+     * The SHA-256 of the token in force, which session keys are bound to (so a new token ends every session); null
+     * before the start has decided on a token.
+     */
+    byte[] sha256() {
+        byte[] expected = expectedSha256;
+        return expected == null ? null : expected.clone();
+    }
+
     private static String generate() {
         byte[] bytes = new byte[32];
         new SecureRandom().nextBytes(bytes);

@@ -8,7 +8,7 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /**
  * Refuses a request whose {@code Content-Length} is over the limit with a 413 problem before its body is read. Runs
- * after {@link dev.portico.control.api.auth.BearerTokenFilter} (a higher priority number), so a client without the
+ * after {@link dev.portico.control.api.auth.ApiAuthFilter} (a higher priority number), so a client without the
  * token gets 401 whatever it sends, and only an authenticated one learns the limit.
  */
 public class DeclaredBodyLimit {
