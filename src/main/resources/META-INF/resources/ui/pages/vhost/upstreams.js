@@ -13,7 +13,7 @@ const KEEP_TRANSITIONS = 10;
 export function upstreamsPanel(section, id, name, signal) {
   const body = h('div', { id: 'upstreams' });
   const breaker = h('div', { id: 'circuit-breaker' });
-  const changes = h('ol', { class: 'transitions', 'aria-live': 'polite' });
+  const changes = h('ol', { class: 'transitions', 'aria-live': 'polite' }, h('li', { class: 'none' }, 'None yet.'));
   section.append(body, h('h3', null, 'Circuit breaker'), breaker,
     h('h3', null, 'Changes seen since this page opened'), changes);
   let timer = null;
@@ -63,6 +63,7 @@ export function upstreamsPanel(section, id, name, signal) {
       return;
     }
     const what = kind === 'circuit' ? 'circuit breaker' : data.upstream;
+    changes.querySelectorAll('.none').forEach(placeholder => placeholder.remove());
     changes.prepend(h('li', null, `${format.time(data.at)}: ${what} ${data.from} → ${data.to}`,
       data.reason ? ` (${data.reason})` : ''));
     while (changes.children.length > KEEP_TRANSITIONS) {
