@@ -4,6 +4,7 @@
 import { h, replace } from '../../dom.js';
 import { get } from '../../api.js';
 import * as format from '../../format.js';
+import { every } from '../../poll.js';
 
 const REFRESH_MS = 5000;
 
@@ -12,24 +13,11 @@ export async function statusPanel(section, signal) {
   const body = h('div', { class: 'checks' });
   const updated = h('p', { class: 'help' });
   section.append(body, updated);
-  let timer = null;
-  signal.addEventListener('abort', () => clearTimeout(timer));
-
-  async function refresh() {
-    try {
-      const status = await get('/api/v1/status', { signal });
-      replace(body, checks(status).map(check));
-      updated.textContent = `Read at ${new Date().toLocaleTimeString('en-GB', { hour12: false })}`;
-    } catch (e) {
-      if (e.name === 'AbortError') {
-        return;
-      }
-      replace(body, check({ name: 'Management API', ok: false, lines: [e.summary || e.message] }));
-    }
-    if (!signal.aborted) {
-      timer = setTimeout(refresh, REFRESH_MS);
-    }
-  }
+  const refresh = every(REFRESH_MS, signal, async () => {
+    const status = await get('/api/v1/status', { signal });
+    replace(body, checks(status).map(check));
+    updated.textContent = `Read at ${new Date().toLocaleTimeString('en-GB', { hour12: false })}`;
+  }, e => replace(body, check({ name: 'Management API', ok: false, lines: [e.summary || e.message] })));
   await refresh();
 }
 

@@ -4,29 +4,16 @@
 import { facts, h, replace } from '../../dom.js';
 import { call, get, path } from '../../api.js';
 import * as format from '../../format.js';
+import { every } from '../../poll.js';
 
 const REFRESH_MS = 2000;
 
 export function cachePanel(section, id, signal) {
   const body = h('div', { id: 'cache-facts' });
   section.append(body, purgeForm());
-  let timer = null;
-  signal.addEventListener('abort', () => clearTimeout(timer));
-
-  async function refresh() {
-    clearTimeout(timer);
-    try {
-      render(await get(path`/api/v1/vhosts/${id}/cache`, { signal }));
-    } catch (e) {
-      if (e.name === 'AbortError') {
-        return;
-      }
-      replace(body, h('p', { class: 'error' }, e.summary));
-    }
-    if (!signal.aborted) {
-      timer = setTimeout(refresh, REFRESH_MS);
-    }
-  }
+  const refresh = every(REFRESH_MS, signal,
+    async () => render(await get(path`/api/v1/vhosts/${id}/cache`, { signal })),
+    e => replace(body, h('p', { class: 'error' }, e.summary || e.message)));
 
   function render(c) {
     const used = h('meter', { min: 0, max: Math.max(1, c.maxBytes), value: c.bytes, 'aria-label': 'Cache memory used' });

@@ -6,6 +6,7 @@ import { facts, h, replace, table } from '../../dom.js';
 import { get, path } from '../../api.js';
 import * as live from '../../live.js';
 import * as format from '../../format.js';
+import { every } from '../../poll.js';
 
 const REFRESH_MS = 5000;
 const KEEP_TRANSITIONS = 10;
@@ -16,22 +17,9 @@ export function upstreamsPanel(section, id, name, signal) {
   const changes = h('ol', { class: 'transitions', 'aria-live': 'polite' }, h('li', { class: 'none' }, 'None yet.'));
   section.append(body, h('h3', null, 'Circuit breaker'), breaker,
     h('h3', null, 'Changes seen since this page opened'), changes);
-  let timer = null;
-
-  async function refresh() {
-    clearTimeout(timer);
-    try {
-      render(await get(path`/api/v1/vhosts/${id}/upstreams`, { signal }));
-    } catch (e) {
-      if (e.name === 'AbortError') {
-        return;
-      }
-      replace(body, h('p', { class: 'error' }, e.summary));
-    }
-    if (!signal.aborted) {
-      timer = setTimeout(refresh, REFRESH_MS);
-    }
-  }
+  const refresh = every(REFRESH_MS, signal,
+    async () => render(await get(path`/api/v1/vhosts/${id}/upstreams`, { signal })),
+    e => replace(body, h('p', { class: 'error' }, e.summary || e.message)));
 
   function render(view) {
     replace(body, view.upstreams.length === 0 ? h('p', null, 'No upstreams: this vhost serves files only.')
@@ -71,9 +59,6 @@ export function upstreamsPanel(section, id, name, signal) {
     }
     refresh();
   });
-  signal.addEventListener('abort', () => {
-    stop();
-    clearTimeout(timer);
-  });
+  signal.addEventListener('abort', stop);
   return refresh();
 }
