@@ -76,7 +76,7 @@ function notify(text, kind = 'info', next = false) {
 }
 
 async function render() {
-  const render = ++renders;
+  const current = ++renders;
   if (scope) {
     scope.abort();
   }
@@ -104,7 +104,7 @@ async function render() {
     replace(main, h('p', { class: 'error' }, `This page could not be loaded: ${e.message}`));
     return;
   }
-  if (render !== renders) {
+  if (current !== renders) {
     return;
   }
   const root = h('div', { class: 'page' });
@@ -125,11 +125,11 @@ async function render() {
   try {
     await module.mount(root, ctx);
   } catch (e) {
-    if (e.name !== 'AbortError' && render === renders && e.status !== 401) {
+    if (e.name !== 'AbortError' && current === renders && e.status !== 401) {
       root.append(h('p', { class: 'error', role: 'alert' }, e.summary || e.message));
     }
   }
-  if (!firstRender && render === renders) {
+  if (!firstRender && current === renders) {
     const heading = root.querySelector('h1');
     if (heading) {
       heading.setAttribute('tabindex', '-1');
