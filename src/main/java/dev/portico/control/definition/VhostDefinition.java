@@ -115,7 +115,12 @@ public record VhostDefinition(
                 defaultValue = "0s")
         String slowStart,
         @Schema(description = "How many requests may wait for a busy upstream's connections, and for how long")
-        UpstreamLimitsDefinition upstreamLimits) {
+        UpstreamLimitsDefinition upstreamLimits,
+        @Schema(description = "Answer a request for the other form of a name with 308 to the same URL (scheme, "
+                + "port, path and query kept) on www.name (to_www) or on name (to_apex). Both forms must be in "
+                + "hostnames; wildcards are not redirected. Null or left out: off",
+                enumeration = {"to_www", "to_apex"}, example = "to_apex")
+        String wwwRedirect) {
 
     /** The sticky cookie of a vhost with balance sticky. */
     @Schema(name = "Sticky")

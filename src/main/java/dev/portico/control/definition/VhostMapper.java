@@ -9,6 +9,7 @@ import dev.portico.vhost.AccessLogSpec;
 import dev.portico.vhost.HeaderRules;
 import dev.portico.vhost.UpstreamProtocol;
 import dev.portico.vhost.UpstreamSpec;
+import dev.portico.vhost.WwwRedirect;
 import dev.portico.vhost.VhostSpec;
 
 import java.time.Instant;
@@ -72,7 +73,8 @@ public final class VhostMapper {
                 OutlierDetectionSettingsCheck.toSpec(d.outlierDetection()),
                 CircuitBreakerSettingsCheck.toSpec(d.circuitBreaker()),
                 BalanceSettingsCheck.toSpec(d),
-                UpstreamLimitsSettingsCheck.toSpec(d.upstreamLimits()));
+                UpstreamLimitsSettingsCheck.toSpec(d.upstreamLimits()),
+                d.wwwRedirect() == null ? null : WwwRedirect.ofToken(d.wwwRedirect()));
     }
 
     private static AccessLogSpec accessLog(AccessLogDefinition d) {

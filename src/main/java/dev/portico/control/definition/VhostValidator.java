@@ -78,9 +78,11 @@ public final class VhostValidator {
         if ((in.upstreams() == null || in.upstreams().isEmpty()) && in.circuitBreaker() != null) {
             v.error("circuitBreaker", "needs upstreams: it guards the requests sent to them");
         }
+        String name = v.name(in.name());
+        List<String> hostnames = v.hostnames(in.hostnames());
         VhostDefinition out = new VhostDefinition(
-                v.name(in.name()),
-                v.hostnames(in.hostnames()),
+                name,
+                hostnames,
                 in.enabled() == null || in.enabled(),
                 in.preserveHost() == null || in.preserveHost(),
                 upstreams,
@@ -108,7 +110,8 @@ public final class VhostValidator {
                 balance.hashOn(),
                 balance.sticky(),
                 balance.slowStart(),
-                UpstreamLimitsSettingsCheck.normalise(in.upstreamLimits(), v.errors));
+                UpstreamLimitsSettingsCheck.normalise(in.upstreamLimits(), v.errors),
+                WwwRedirectCheck.normalise(in.wwwRedirect(), hostnames, v.errors));
         List<FieldError> all = new ArrayList<>(bindErrors);
         for (FieldError error : v.errors) {
             if (bindErrors.stream().noneMatch(bad -> within(error.field(), bad.field()))) {

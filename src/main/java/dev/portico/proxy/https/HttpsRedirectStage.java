@@ -47,10 +47,18 @@ public final class HttpsRedirectStage implements Stage {
      * then assumed on 443), and the request-target as the client sent it.
      */
     static String location(String hostname, int tlsPort, String target) {
-        StringBuilder url = new StringBuilder(16 + hostname.length() + target.length()).append("https://")
-                .append(hostname);
-        if (tlsPort > 0 && tlsPort != 443) {
-            url.append(':').append(tlsPort);
+        return location(true, hostname, tlsPort, target);
+    }
+
+    /**
+     * {@code scheme://host[:port]/target}, the port left out when it is the scheme's default or unknown ({@code <= 0}),
+     * and the request-target as the client sent it (only bytes a URI cannot carry are escaped).
+     */
+    static String location(boolean https, String hostname, int port, String target) {
+        StringBuilder url = new StringBuilder(16 + hostname.length() + target.length())
+                .append(https ? "https://" : "http://").append(hostname);
+        if (port > 0 && port != (https ? 443 : 80)) {
+            url.append(':').append(port);
         }
         return url.append(NonAsciiEscaping.escape(target)).toString();
     }

@@ -10,6 +10,7 @@ import dev.portico.proxy.headers.HeaderRulesStage;
 import dev.portico.proxy.headers.SecurityHeadersStage;
 import dev.portico.proxy.https.HttpsRedirectStage;
 import dev.portico.proxy.https.StrictTransportSecurityStage;
+import dev.portico.proxy.https.WwwRedirectStage;
 import dev.portico.proxy.limits.InFlightLimitStage;
 import dev.portico.proxy.limits.RequestBodyLimitStage;
 
@@ -41,6 +42,9 @@ final class StageRegistry {
                 // Before anything that reads, caches or forwards the request: a redirected one goes nowhere. After the
                 // response edits, which the 308 carries like any other local reply.
                 HttpsRedirectStage.FACTORY,
+                // After the https redirect, so http://www.name goes to https://www.name first (where HSTS can
+                // cover it, as preload lists ask), then to the canonical name; before anything reads the request.
+                WwwRedirectStage.FACTORY,
                 // Shedding comes before any work of the request; after the response edits, which the 503 carries.
                 InFlightLimitStage.FACTORY,
                 // Before anything that could read the body or answer 100-continue; after the response edits, so a

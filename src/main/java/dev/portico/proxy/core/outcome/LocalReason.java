@@ -34,6 +34,8 @@ public enum LocalReason {
     MISDIRECTED_REQUEST(421, "misdirected_request", "Misdirected Request"),
     /** A vhost with {@code tls.httpsRedirect} sends a cleartext request to its https URL (RFC 9110 15.4.9). */
     HTTPS_REDIRECT(308, "https_redirect", "Permanent Redirect"),
+    /** A vhost with {@code wwwRedirect} sends a request for the other form of a name to the canonical one. */
+    WWW_REDIRECT(308, "www_redirect", "Permanent Redirect"),
     VHOST_DISABLED(404, "vhost_disabled", "Not Found"),
     /**
      * The request's vhost was deleted or disabled while its response was still streaming (server-sent events, a

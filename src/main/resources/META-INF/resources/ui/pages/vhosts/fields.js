@@ -19,6 +19,8 @@ export const SECTIONS = [
         help: 'Unique, 1-63 of A-Z a-z 0-9 . _ - starting with a letter or digit' },
       { key: 'hostnames', label: 'Host names', type: 'list', required: true,
         help: 'One per line: exact names or *.suffix wildcards, unique across vhosts' },
+      { key: 'wwwRedirect', label: 'Redirect between www and apex', type: 'select', options: ['to_apex', 'to_www'],
+        help: 'to_apex sends www.name to name (308), to_www the reverse; both must be host names above' },
       { key: 'enabled', label: 'Enabled', type: 'bool', default: true,
         help: 'A disabled vhost keeps its host names and answers 404' },
     ],
