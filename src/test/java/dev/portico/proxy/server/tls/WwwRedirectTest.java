@@ -1,14 +1,17 @@
 package dev.portico.proxy.server.tls;
 
 import dev.portico.testing.Api;
+import dev.portico.testing.Eventually;
 import dev.portico.testing.PostgresResource;
 import dev.portico.testing.RawHttp;
 import dev.portico.testing.ScriptedOrigin;
 import dev.portico.testing.ScriptedOrigin.Reply;
+import dev.portico.testing.Scrape;
 import dev.portico.testing.TestPki;
 import dev.portico.testing.TestPki.Issued;
 import dev.portico.testing.TestPki.Kind;
 import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -16,11 +19,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import javax.net.ssl.SSLSocket;
+import java.net.URL;
+import java.time.Duration;
 
 import static dev.portico.proxy.server.tls.TlsClients.handshake;
 import static dev.portico.testing.Problems.VHOSTS;
 import static dev.portico.testing.Problems.assertInvalid;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -40,6 +46,9 @@ class WwwRedirectTest extends HttpsVhostTestSupport {
 
     private final ScriptedOrigin origin = ScriptedOrigin.start();
 
+    @TestHTTPResource(value = "/metrics", management = true)
+    URL metrics;
+
     @AfterEach
     void stopOrigin() {
         origin.close();
@@ -52,7 +61,8 @@ class WwwRedirectTest extends HttpsVhostTestSupport {
 
     @Test
     void wwwGoesToTheApexWithPortPathAndQueryAsSent() throws Exception {
-        Api.create(vhost("to_apex"));
+        String id = Api.create(vhost("to_apex"));
+        Api.given().get(VHOSTS + "/" + id).then().statusCode(200).body("wwwRedirect", equalTo("to_apex"));
         String target = "/a%2Fb;v=1/c?x=%2F&y=a;b&z=%C3%A9&&";
 
         RawHttp.Response reply = cleartext(dataPlane.port(), "GET " + target + " HTTP/1.1\r\nHost: " + WWW + ":"
@@ -94,13 +104,17 @@ class WwwRedirectTest extends HttpsVhostTestSupport {
     }
 
     @Test
-    void aPostGets308SoItsMethodAndBodyAreKept() throws Exception {
+    void aPostGets308SoItsMethodAndBodyAreKeptAndItIsCounted() throws Exception {
         Api.create(vhost("to_apex"));
+        String series = "portico_local_replies_total{reason=\"www_redirect\"}";
+        double before = Scrape.of(metrics).valueOrZero(series);
         RawHttp.Response reply = cleartext(dataPlane.port(), "POST /form HTTP/1.1\r\nHost: " + WWW
                 + "\r\nContent-Length: 5\r\n\r\nhello");
         assertEquals(308, reply.status(), reply.head());
         assertEquals("http://" + APEX + "/form", reply.header("Location"));
         assertTrue(origin.seen().isEmpty(), "nothing reaches the upstream");
+        Eventually.within(Duration.ofSeconds(10), () -> assertEquals(before + 1,
+                Scrape.of(metrics).valueOrZero(series), "counted like any local reply"));
     }
 
     @Test
