@@ -21,6 +21,7 @@ import java.util.UUID;
  * @param circuitBreaker the breaker over the upstream group, or null for none
  * @param balance how requests are spread over the upstreams; null for {@link BalanceSpec#DEFAULT}
  * @param upstreamLimits the queue for a busy upstream's connections; null for {@link UpstreamLimitsSpec#DEFAULT}
+ * @param access the IP rules on the client address; null for {@link AccessSpec#NONE}
  */
 public record VhostSpec(
         UUID id,
@@ -49,7 +50,8 @@ public record VhostSpec(
         OutlierDetectionSpec outlierDetection,
         CircuitBreakerSpec circuitBreaker,
         BalanceSpec balance,
-        UpstreamLimitsSpec upstreamLimits) {
+        UpstreamLimitsSpec upstreamLimits,
+        AccessSpec access) {
 
     /** How long a WebSocket (or other upgraded) tunnel may stay silent both ways when the vhost does not say. */
     public static final Duration DEFAULT_WEBSOCKET_IDLE_TIMEOUT = Duration.ofHours(1);
@@ -66,5 +68,6 @@ public record VhostSpec(
         outlierDetection = outlierDetection == null ? OutlierDetectionSpec.DEFAULT : outlierDetection;
         balance = balance == null ? BalanceSpec.DEFAULT : balance;
         upstreamLimits = upstreamLimits == null ? UpstreamLimitsSpec.DEFAULT : upstreamLimits;
+        access = access == null ? AccessSpec.NONE : access;
     }
 }

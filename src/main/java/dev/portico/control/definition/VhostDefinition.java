@@ -115,7 +115,9 @@ public record VhostDefinition(
                 defaultValue = "0s")
         String slowStart,
         @Schema(description = "How many requests may wait for a busy upstream's connections, and for how long")
-        UpstreamLimitsDefinition upstreamLimits) {
+        UpstreamLimitsDefinition upstreamLimits,
+        @Schema(description = "IP rules on the client address; null (left out) lets every client in")
+        AccessDefinition access) {
 
     /** The sticky cookie of a vhost with balance sticky. */
     @Schema(name = "Sticky")

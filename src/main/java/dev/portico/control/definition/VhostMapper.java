@@ -72,7 +72,8 @@ public final class VhostMapper {
                 OutlierDetectionSettingsCheck.toSpec(d.outlierDetection()),
                 CircuitBreakerSettingsCheck.toSpec(d.circuitBreaker()),
                 BalanceSettingsCheck.toSpec(d),
-                UpstreamLimitsSettingsCheck.toSpec(d.upstreamLimits()));
+                UpstreamLimitsSettingsCheck.toSpec(d.upstreamLimits()),
+                AccessSettingsCheck.toSpec(d.access()));
     }
 
     private static AccessLogSpec accessLog(AccessLogDefinition d) {

@@ -108,7 +108,8 @@ public final class VhostValidator {
                 balance.hashOn(),
                 balance.sticky(),
                 balance.slowStart(),
-                UpstreamLimitsSettingsCheck.normalise(in.upstreamLimits(), v.errors));
+                UpstreamLimitsSettingsCheck.normalise(in.upstreamLimits(), v.errors),
+                AccessSettingsCheck.normalise(in.access(), v.errors));
         List<FieldError> all = new ArrayList<>(bindErrors);
         for (FieldError error : v.errors) {
             if (bindErrors.stream().noneMatch(bad -> within(error.field(), bad.field()))) {

@@ -64,6 +64,8 @@ public record VhostView(
         @Schema(description = "The queue for a busy upstream as the vhost sets it; null (or a field left out) for "
                 + "the defaults: portico.upstream.max-pending, and the connectTimeout")
         UpstreamLimitsDefinition upstreamLimits,
+        @Schema(description = "The IP rules in their normal form (network/prefix); null for none")
+        AccessDefinition access,
         Instant createdAt,
         Instant updatedAt,
         @Schema(description = "What is accepted but will not work as it stands, such as a static.root that does not "
@@ -93,6 +95,7 @@ public record VhostView(
                 balance.sticky(),
                 balance.slowStart(),
                 d.upstreamLimits(),
+                d.access(),
                 createdAt,
                 updatedAt,
                 StaticRootProbe.warnings(d));
