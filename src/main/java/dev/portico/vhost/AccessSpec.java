@@ -1,6 +1,5 @@
 package dev.portico.vhost;
 
-import dev.portico.http.CidrBlock;
 
 import java.util.List;
 

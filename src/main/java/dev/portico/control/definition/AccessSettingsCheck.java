@@ -1,7 +1,7 @@
 package dev.portico.control.definition;
 
 import dev.portico.control.api.error.FieldError;
-import dev.portico.http.CidrBlock;
+import dev.portico.vhost.CidrBlock;
 import dev.portico.vhost.AccessSpec;
 
 import java.util.ArrayList;

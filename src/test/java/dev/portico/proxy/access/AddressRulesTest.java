@@ -1,6 +1,6 @@
 package dev.portico.proxy.access;
 
-import dev.portico.http.CidrBlock;
+import dev.portico.vhost.CidrBlock;
 import dev.portico.vhost.AccessSpec;
 import org.junit.jupiter.api.Test;
 

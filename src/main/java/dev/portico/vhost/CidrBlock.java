@@ -1,4 +1,4 @@
-package dev.portico.http;
+package dev.portico.vhost;
 
 import io.netty.util.NetUtil;
 
