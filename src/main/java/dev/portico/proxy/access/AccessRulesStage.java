@@ -44,26 +44,10 @@ public final class AccessRulesStage implements Stage {
         return Flow.TAKEN;
     }
 
-    /** Walks the forwarded chain right to left past the trusted proxies; the peer when there is no chain. */
+    /** Several X-Forwarded-For lines are one list in order (RFC 9110 section 5.3). */
     private String forwardedClient(Exchange exchange) {
         List<String> lines = exchange.request().headers().getAll(FORWARDED_FOR);
-        String candidate = exchange.clientAddress();
-        for (int line = lines.size() - 1; line >= 0; line--) {
-            String chain = lines.get(line);
-            int end = chain.length();
-            while (end > 0) {
-                int comma = chain.lastIndexOf(',', end - 1);
-                String entry = chain.substring(comma + 1, end).trim();
-                end = comma < 0 ? 0 : comma;
-                if (entry.isEmpty()) {
-                    continue;
-                }
-                candidate = entry;
-                if (!trusted.contains(entry)) {
-                    return candidate;
-                }
-            }
-        }
-        return candidate;
+        String chain = lines.isEmpty() ? null : lines.size() == 1 ? lines.get(0) : String.join(",", lines);
+        return trusted.forwardedClient(exchange.clientAddress(), chain);
     }
 }
