@@ -164,7 +164,6 @@ public record VhostDefinition(
             Integer minRetriesPerSecond) {
     }
 
-
     /** HTTPS settings of one vhost. */
     @Schema(name = "VhostTls")
     public record TlsDefinition(
