@@ -77,6 +77,32 @@ public final class TrustedProxies {
         return false;
     }
 
+    /**
+     * The client behind a chain of proxies: the peer, or when {@code forwardedFor} has entries the right-most one
+     * that is not a trusted proxy (nginx {@code real_ip_recursive on}). Entries left of that were written by the
+     * client and prove nothing. Only for a peer that is itself trusted.
+     */
+    public String forwardedClient(String peer, String forwardedFor) {
+        if (forwardedFor == null || forwardedFor.isEmpty()) {
+            return peer;
+        }
+        String candidate = peer;
+        int end = forwardedFor.length();
+        while (end > 0) {
+            int comma = forwardedFor.lastIndexOf(',', end - 1);
+            String entry = forwardedFor.substring(comma + 1, end).trim();
+            end = comma < 0 ? 0 : comma;
+            if (entry.isEmpty()) {
+                continue;
+            }
+            candidate = entry;
+            if (!contains(entry)) {
+                break;
+            }
+        }
+        return candidate;
+    }
+
     private record Block(byte[] network, int prefix) {
         boolean contains(byte[] address) {
             if (address.length != network.length) {

@@ -22,6 +22,7 @@ import java.util.UUID;
  * @param balance how requests are spread over the upstreams; null for {@link BalanceSpec#DEFAULT}
  * @param upstreamLimits the queue for a busy upstream's connections; null for {@link UpstreamLimitsSpec#DEFAULT}
  * @param wwwRedirect which of {@code www.name} and {@code name} requests are redirected to, or null for neither
+ * @param access the IP rules on the client address; null for {@link AccessSpec#NONE}
  */
 public record VhostSpec(
         UUID id,
@@ -51,7 +52,8 @@ public record VhostSpec(
         CircuitBreakerSpec circuitBreaker,
         BalanceSpec balance,
         UpstreamLimitsSpec upstreamLimits,
-        WwwRedirect wwwRedirect) {
+        WwwRedirect wwwRedirect,
+        AccessSpec access) {
 
     /** How long a WebSocket (or other upgraded) tunnel may stay silent both ways when the vhost does not say. */
     public static final Duration DEFAULT_WEBSOCKET_IDLE_TIMEOUT = Duration.ofHours(1);
@@ -68,5 +70,6 @@ public record VhostSpec(
         outlierDetection = outlierDetection == null ? OutlierDetectionSpec.DEFAULT : outlierDetection;
         balance = balance == null ? BalanceSpec.DEFAULT : balance;
         upstreamLimits = upstreamLimits == null ? UpstreamLimitsSpec.DEFAULT : upstreamLimits;
+        access = access == null ? AccessSpec.NONE : access;
     }
 }

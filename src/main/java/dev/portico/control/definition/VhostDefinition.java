@@ -120,7 +120,9 @@ public record VhostDefinition(
                 + "port, path and query kept) on www.name (to_www) or on name (to_apex). Both forms must be in "
                 + "hostnames; wildcards are not redirected. Null or left out: off",
                 enumeration = {"to_www", "to_apex"}, example = "to_apex")
-        String wwwRedirect) {
+        String wwwRedirect,
+        @Schema(description = "IP rules on the client address; null (left out) lets every client in")
+        AccessDefinition access) {
 
     /** The sticky cookie of a vhost with balance sticky. */
     @Schema(name = "Sticky")
@@ -166,7 +168,6 @@ public record VhostDefinition(
                     + "vhost with little traffic can still retry, 0-1000", defaultValue = "10")
             Integer minRetriesPerSecond) {
     }
-
 
     /** HTTPS settings of one vhost. */
     @Schema(name = "VhostTls")

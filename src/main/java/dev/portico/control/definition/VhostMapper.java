@@ -74,7 +74,8 @@ public final class VhostMapper {
                 CircuitBreakerSettingsCheck.toSpec(d.circuitBreaker()),
                 BalanceSettingsCheck.toSpec(d),
                 UpstreamLimitsSettingsCheck.toSpec(d.upstreamLimits()),
-                d.wwwRedirect() == null ? null : WwwRedirect.ofToken(d.wwwRedirect()));
+                d.wwwRedirect() == null ? null : WwwRedirect.ofToken(d.wwwRedirect()),
+                AccessSettingsCheck.toSpec(d.access()));
     }
 
     private static AccessLogSpec accessLog(AccessLogDefinition d) {

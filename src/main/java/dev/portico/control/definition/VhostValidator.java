@@ -111,7 +111,8 @@ public final class VhostValidator {
                 balance.sticky(),
                 balance.slowStart(),
                 UpstreamLimitsSettingsCheck.normalise(in.upstreamLimits(), v.errors),
-                WwwRedirectCheck.normalise(in.wwwRedirect(), hostnames, v.errors));
+                WwwRedirectCheck.normalise(in.wwwRedirect(), hostnames, v.errors),
+                AccessSettingsCheck.normalise(in.access(), v.errors));
         List<FieldError> all = new ArrayList<>(bindErrors);
         for (FieldError error : v.errors) {
             if (bindErrors.stream().noneMatch(bad -> within(error.field(), bad.field()))) {

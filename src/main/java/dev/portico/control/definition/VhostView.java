@@ -66,6 +66,8 @@ public record VhostView(
         UpstreamLimitsDefinition upstreamLimits,
         @Schema(description = "to_www, to_apex, or null when neither form is redirected")
         String wwwRedirect,
+        @Schema(description = "The IP rules in their normal form (network/prefix); null for none")
+        AccessDefinition access,
         Instant createdAt,
         Instant updatedAt,
         @Schema(description = "What is accepted but will not work as it stands, such as a static.root that does not "
@@ -96,6 +98,7 @@ public record VhostView(
                 balance.slowStart(),
                 d.upstreamLimits(),
                 d.wwwRedirect(),
+                d.access(),
                 createdAt,
                 updatedAt,
                 StaticRootProbe.warnings(d));

@@ -250,7 +250,8 @@ public class SnapshotCompiler {
                 material.acmeChallenges());
         Stage[] stages = compilation.pipeline(StageRegistry.pipeline(
                 context -> breaker != null ? new CircuitBreakerStage(breaker) : null,
-                context -> proxied ? forward(spec, group, limits, retry(spec.retry(), runtime)) : null));
+                context -> proxied ? forward(spec, group, limits, retry(spec.retry(), runtime)) : null,
+                trustedProxies));
         return new CompiledVhost(spec, stages,
                 bind ? stats.forVhost(spec.name()) : null, compression, runtime);
     }

@@ -1,5 +1,7 @@
 package dev.portico.proxy.route;
 
+import dev.portico.http.TrustedProxies;
+import dev.portico.proxy.access.AccessRulesStage;
 import dev.portico.proxy.acme.AcmeChallengeStage;
 import dev.portico.proxy.cache.CacheStage;
 import dev.portico.proxy.core.StageFactory;
@@ -28,8 +30,9 @@ final class StageRegistry {
     /**
      * @param breaker the factory of the circuit breaker's stage (the compiler owns the breakers with the upstream groups)
      * @param forward the factory of the forwarder, the innermost stage (the compiler owns the upstream groups)
+     * @param trusted the proxies whose X-Forwarded-For names the client the access rules check
      */
-    static List<StageFactory> pipeline(StageFactory breaker, StageFactory forward) {
+    static List<StageFactory> pipeline(StageFactory breaker, StageFactory forward, TrustedProxies trusted) {
         return List.of(
                 // ACME's HTTP-01 challenges are answered before anything of the vhost runs.
                 AcmeChallengeStage.FACTORY,
@@ -45,6 +48,9 @@ final class StageRegistry {
                 // After the https redirect, so http://www.name goes to https://www.name first (where HSTS can
                 // cover it, as preload lists ask), then to the canonical name; before anything reads the request.
                 WwwRedirectStage.FACTORY,
+                // Before anything that reads, caches, serves or forwards: a refused client never gets a cached answer
+                // and does not count against the in-flight limit. After the response edits, which the 403 carries.
+                AccessRulesStage.factory(trusted),
                 // Shedding comes before any work of the request; after the response edits, which the 503 carries.
                 InFlightLimitStage.FACTORY,
                 // Before anything that could read the body or answer 100-continue; after the response edits, so a

@@ -25,6 +25,11 @@ public enum LocalReason {
     HEADERS_TOO_LARGE(431, "request_header_too_large", "Request Header Fields Too Large"),
     /** The request body is over the vhost's {@code maxRequestBody} (RFC 9110 section 15.5.14). */
     REQUEST_BODY_TOO_LARGE(413, "request_body_too_large", "Content Too Large"),
+    /**
+     * The vhost's {@code access} rules refuse the client address (nginx {@code deny}, Traefik's IPAllowList): nothing
+     * of the request was read, served from the cache or forwarded.
+     */
+    ACCESS_DENIED(403, "access_denied", "Forbidden"),
     METHOD_NOT_ALLOWED(405, "method_not_allowed", "Method Not Allowed"),
     VHOST_NOT_FOUND(404, "vhost_not_found", "Not Found"),
     /**

@@ -34,24 +34,7 @@ final class DimensionKeys {
      * of them (nginx {@code real_ip_recursive on}). Entries left of that were written by the client and prove nothing.
      */
     String client(String peer, String forwardedFor) {
-        if (forwardedFor == null || forwardedFor.isEmpty()) {
-            return truncate(peer, MAX_CLIENT);
-        }
-        String candidate = peer;
-        int end = forwardedFor.length();
-        while (end > 0) {
-            int comma = forwardedFor.lastIndexOf(',', end - 1);
-            String entry = forwardedFor.substring(comma + 1, end).trim();
-            end = comma < 0 ? 0 : comma;
-            if (entry.isEmpty()) {
-                continue;
-            }
-            candidate = entry;
-            if (!trusted.contains(entry)) {
-                break;
-            }
-        }
-        return truncate(candidate, MAX_CLIENT);
+        return truncate(trusted.forwardedClient(peer, forwardedFor), MAX_CLIENT);
     }
 
     /** The user agent, or {@link UserAgentClass#MISSING} when the request had none. */

@@ -23,6 +23,13 @@ export const SECTIONS = [
         help: 'to_apex sends www.name to name (308), to_www the reverse; both must be host names above' },
       { key: 'enabled', label: 'Enabled', type: 'bool', default: true,
         help: 'A disabled vhost keeps its host names and answers 404' },
+      { key: 'access', label: 'IP rules', type: 'group', optional: true,
+        help: 'Deny wins; then a non-empty allow list admits only what it lists (403 access_denied)', fields: [
+          { key: 'allow', label: 'Allow', type: 'list', placeholder: '10.0.0.0/8\n2001:db8::/32',
+            help: 'One IPv4 or IPv6 block (or address) per line' },
+          { key: 'deny', label: 'Deny', type: 'list', placeholder: '192.0.2.7',
+            help: 'One IPv4 or IPv6 block (or address) per line' },
+        ] },
     ],
   },
   {
