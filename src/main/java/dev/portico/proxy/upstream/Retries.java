@@ -76,8 +76,7 @@ final class Retries {
      * @param sent whether any of the request reached the upstream
      */
     UpstreamTarget next(RetryReason why, boolean sent) {
-        if (exchange.headSent() || responseStarted || attempts >= policy.attempts() || !policy.retriesOn(why)
-                || sent && !RetryPolicy.idempotent(exchange.request().method()) || !bodyAvailable()
+        if (!mayResend(sent) || attempts >= policy.attempts() || !policy.retriesOn(why)
                 || why == RetryReason.OVERLOADED && Long.bitCount(tried) >= stage.group().size()) {
             return null;
         }
@@ -115,8 +114,7 @@ final class Retries {
      * since the close may also have been a crash while handling it. Counted as {@code stale_connection}.
      */
     UpstreamTarget afterStaleConnection() {
-        if (staleReplays >= MAX_STALE_REPLAYS || exchange.headSent() || responseStarted
-                || !RetryPolicy.idempotent(exchange.request().method()) || !bodyAvailable()) {
+        if (staleReplays >= MAX_STALE_REPLAYS || !mayResend(true)) {
             return null;
         }
         UpstreamTarget next = stage.group().pick(exchange, 0, System.nanoTime());
@@ -158,6 +156,18 @@ final class Retries {
             stage.group().abandoned(waiting);
             waiting = null;
         }
+    }
+
+    /**
+     * Whether the request is safe to send again, for any reason: nothing of the response reached the client, the
+     * request never reached an upstream or its method is idempotent (RFC 9110 section 9.2.2), and its body can be sent
+     * again.
+     *
+     * @param sent whether any of the request reached the upstream
+     */
+    private boolean mayResend(boolean sent) {
+        return !exchange.headSent() && !responseStarted
+                && (!sent || RetryPolicy.idempotent(exchange.request().method())) && bodyAvailable();
     }
 
     /** Whether the request body can be sent (again): there is none, none of it was read yet, or it was kept whole. */

@@ -46,8 +46,8 @@ public interface UpstreamWatch {
     void overloaded();
 
     /**
-     * When the upstream last came back into service after this watch (or its origin's passive health) had it out, for
-     * slow start; {@link UpstreamHealth#NEVER} when it never was out.
+     * When the upstream last came back into service after this watch had it out (its origin's passive health is the
+     * group's to add), for slow start; {@link UpstreamHealth#NEVER} when it never was out.
      */
     default long cameBackAtNanos() {
         return UpstreamHealth.NEVER;

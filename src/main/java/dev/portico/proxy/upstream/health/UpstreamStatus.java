@@ -348,14 +348,21 @@ public final class UpstreamStatus implements UpstreamWatch {
     }
 
     /**
-     * When it last came back into service, whichever way it had been out: its ejection ended, its active check passed
-     * again after failing, or its origin answered again after passive health took it out. Slow start ramps from there.
+     * When this watch last let it back into service: its ejection ended, or its active check passed again after
+     * failing. The group adds its origin's passive health for slow start ({@code UpstreamGroup.weightShare}).
      */
     @Override
     public long cameBackAtNanos() {
         HealthChecker check = checker;
+        return check == null ? lastReturnNanos : UpstreamHealth.later(lastReturnNanos, check.recoveredAtNanos());
+    }
+
+    /**
+     * When it last came back into service whichever way it had been out, its origin's passive health included: what
+     * slow start ramps from, as the group computes it, for the upstreams endpoint's {@code weightNow}.
+     */
+    long returnedToServiceAtNanos() {
         UpstreamHealth origin = originHealth;
-        long back = check == null ? lastReturnNanos : UpstreamHealth.later(lastReturnNanos, check.recoveredAtNanos());
-        return origin == null ? back : UpstreamHealth.later(back, origin.cameBackAtNanos());
+        return origin == null ? cameBackAtNanos() : UpstreamHealth.later(origin.cameBackAtNanos(), cameBackAtNanos());
     }
 }

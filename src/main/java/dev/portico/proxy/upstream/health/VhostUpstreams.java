@@ -222,7 +222,7 @@ public final class VhostUpstreams {
             UpstreamState state = status.shown();
             // What the policy weighs it at now: nothing while it takes no traffic, a share of its weight while it
             // ramps up after coming back (slow start).
-            double share = ramp == null ? 1.0 : ramp.share(status.cameBackAtNanos(), now);
+            double share = ramp == null ? 1.0 : ramp.share(status.returnedToServiceAtNanos(), now);
             double weightNow = state.takesTraffic() ? Math.round(status.weight() * share * 100) / 100.0 : 0;
             out.add(new UpstreamReport(vhost, status.upstream(), state, status.since(), status.reason(),
                     check == null || status.draining() ? null : check.lastLatencyMillis(), status.inFlight(),
