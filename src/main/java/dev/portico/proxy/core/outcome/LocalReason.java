@@ -30,6 +30,24 @@ public enum LocalReason {
      * of the request was read, served from the cache or forwarded.
      */
     ACCESS_DENIED(403, "access_denied", "Forbidden"),
+    /**
+     * The vhost or route asks for credentials (basic auth, a bearer token) and the request carried none: 401 with
+     * {@code WWW-Authenticate}.
+     */
+    AUTH_REQUIRED(401, "auth_required", "Unauthorized"),
+    /** The request's credentials were refused: a wrong password, a token that is forged, expired or not for us. */
+    AUTH_FAILED(401, "auth_failed", "Unauthorized"),
+    /**
+     * The forward-auth service could not decide (it is down, too slow, or answered something that is neither 2xx nor
+     * 401/403): the request is refused, never let through (fail closed).
+     */
+    FORWARD_AUTH_ERROR(502, "forward_auth_error", "Bad Gateway"),
+    /** The client's token bucket of the vhost's or route's {@code rateLimit} is empty: 429 with Retry-After. */
+    RATE_LIMITED(429, "rate_limited", "Too Many Requests"),
+    /** A route's {@code respond}: Portico answers with the route's fixed status and body. */
+    ROUTE_RESPONSE(200, "route_response", "OK"),
+    /** A route's {@code redirect}: Portico answers with the route's redirect. */
+    ROUTE_REDIRECT(308, "route_redirect", "Permanent Redirect"),
     METHOD_NOT_ALLOWED(405, "method_not_allowed", "Method Not Allowed"),
     VHOST_NOT_FOUND(404, "vhost_not_found", "Not Found"),
     /**
