@@ -23,6 +23,7 @@ import java.util.UUID;
  * @param upstreamLimits the queue for a busy upstream's connections; null for {@link UpstreamLimitsSpec#DEFAULT}
  * @param wwwRedirect which of {@code www.name} and {@code name} requests are redirected to, or null for neither
  * @param access the IP rules on the client address; null for {@link AccessSpec#NONE}
+ * @param routes the routes tried before the vhost's own settings, in order; empty for none (and in a route's spec)
  */
 public record VhostSpec(
         UUID id,
@@ -53,7 +54,8 @@ public record VhostSpec(
         BalanceSpec balance,
         UpstreamLimitsSpec upstreamLimits,
         WwwRedirect wwwRedirect,
-        AccessSpec access) {
+        AccessSpec access,
+        List<RouteSpec> routes) {
 
     /** How long a WebSocket (or other upgraded) tunnel may stay silent both ways when the vhost does not say. */
     public static final Duration DEFAULT_WEBSOCKET_IDLE_TIMEOUT = Duration.ofHours(1);
@@ -71,5 +73,6 @@ public record VhostSpec(
         balance = balance == null ? BalanceSpec.DEFAULT : balance;
         upstreamLimits = upstreamLimits == null ? UpstreamLimitsSpec.DEFAULT : upstreamLimits;
         access = access == null ? AccessSpec.NONE : access;
+        routes = routes == null ? List.of() : List.copyOf(routes);
     }
 }

@@ -90,7 +90,10 @@ public final class ScriptedOrigin implements AutoCloseable {
         return "http://127.0.0.1:" + server.actualPort();
     }
 
-    /** Answers {@code path} (path only, query ignored) with whatever {@code script} returns for each request. */
+    /**
+     * Answers {@code path} (path only, query ignored) with whatever {@code script} returns for each request; the
+     * path {@code *} answers every path no other script names.
+     */
     public ScriptedOrigin on(String path, Function<HttpServerRequest, Reply> script) {
         scripts.put(path, script);
         return this;
@@ -152,7 +155,7 @@ public final class ScriptedOrigin implements AutoCloseable {
         counts.computeIfAbsent(request.path(), p -> new AtomicInteger()).incrementAndGet();
         seen.add(new Seen(request.method().name(), request.uri(),
                 MultiMap.caseInsensitiveMultiMap().addAll(request.headers())));
-        Function<HttpServerRequest, Reply> script = scripts.get(request.path());
+        Function<HttpServerRequest, Reply> script = scripts.getOrDefault(request.path(), scripts.get("*"));
         Reply reply = script == null ? Reply.of(404, "not scripted") : script.apply(request);
         Context context = TestVertx.get().getOrCreateContext();
         request.body().onComplete(body -> {

@@ -122,9 +122,21 @@ public record VhostDefinition(
                 enumeration = {"to_www", "to_apex"}, example = "to_apex")
         String wwwRedirect,
         @Schema(description = "IP rules on the client address; null (left out) lets every client in")
-        AccessDefinition access) {
+        AccessDefinition access,
+        @Schema(description = "Path routes tried in order before the vhost's own settings; first match wins; at "
+                + "most " + RouteSettingsCheck.MAX_ROUTES)
+        List<RouteDefinition> routes) {
 
     /** The sticky cookie of a vhost with balance sticky. */
+    /** This definition with {@code routes} in place of its own. */
+    VhostDefinition withRoutes(List<RouteDefinition> replaced) {
+        return new VhostDefinition(name, hostnames, enabled, preserveHost, upstreams, connectTimeout, readTimeout,
+                maxRequestBody, securityHeaders, requestHeaders, responseHeaders, accessLog, cache, staticFiles,
+                compression, tls, websocket, websocketIdleTimeout, maxInFlight, retry, healthCheck, outlierDetection,
+                circuitBreaker, balance, balanceBy, hashOn, sticky, slowStart, upstreamLimits, wwwRedirect, access,
+                replaced);
+    }
+
     @Schema(name = "Sticky")
     public record StickyDefinition(
             @Schema(description = "The cookie's name", defaultValue = "portico_sticky")

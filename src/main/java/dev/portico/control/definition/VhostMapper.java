@@ -7,6 +7,7 @@ import dev.portico.control.definition.VhostDefinition.AccessLogDefinition;
 import dev.portico.control.definition.VhostDefinition.HeaderRulesDefinition;
 import dev.portico.vhost.AccessLogSpec;
 import dev.portico.vhost.HeaderRules;
+import dev.portico.vhost.RouteSpec;
 import dev.portico.vhost.UpstreamProtocol;
 import dev.portico.vhost.UpstreamSpec;
 import dev.portico.vhost.WwwRedirect;
@@ -75,7 +76,26 @@ public final class VhostMapper {
                 BalanceSettingsCheck.toSpec(d),
                 UpstreamLimitsSettingsCheck.toSpec(d.upstreamLimits()),
                 d.wwwRedirect() == null ? null : WwwRedirect.ofToken(d.wwwRedirect()),
-                AccessSettingsCheck.toSpec(d.access()));
+                AccessSettingsCheck.toSpec(d.access()),
+                d.routes() == null ? List.of()
+                        : d.routes().stream().map(route -> routeSpec(id, version, d, route)).toList());
+    }
+
+    /** A normalised route: its conditions and actions, and the vhost's settings with its overrides. */
+    private static RouteSpec routeSpec(UUID id, long version, VhostDefinition vhost, RouteDefinition route) {
+        RouteDefinition.MatchDefinition m = route.match();
+        RouteSpec.Match match = new RouteSpec.Match(m.path(), m.pathRegex(), m.methods(), m.headers(), m.query(),
+                m.caseSensitive() != null && m.caseSensitive());
+        RouteSpec.Rewrite rewrite = route.rewrite() != null
+                ? new RouteSpec.Rewrite(null, null, route.rewrite().regex(), route.rewrite().replacement())
+                : route.stripPrefix() != null || route.addPrefix() != null
+                ? new RouteSpec.Rewrite(route.stripPrefix(), route.addPrefix(), null, null) : null;
+        RouteSpec.Redirect redirect = route.redirect() == null ? null
+                : new RouteSpec.Redirect(route.redirect().status(), route.redirect().location());
+        RouteSpec.Respond respond = route.respond() == null ? null : new RouteSpec.Respond(route.respond().status(),
+                route.respond().body(), route.respond().contentType());
+        return new RouteSpec(route.name(), match, rewrite, redirect, respond,
+                toSpec(id, version, RouteOverrides.merged(vhost, route)));
     }
 
     private static AccessLogSpec accessLog(AccessLogDefinition d) {

@@ -63,6 +63,25 @@ public final class VhostValidator {
      *                   again, nor anything inside them
      */
     private static VhostDefinition normalise(VhostDefinition in, List<FieldError> bindErrors) {
+        Checked checked = check(in);
+        List<FieldError> all = new ArrayList<>(bindErrors);
+        for (FieldError error : checked.errors()) {
+            if (bindErrors.stream().noneMatch(bad -> within(error.field(), bad.field()))) {
+                all.add(error);
+            }
+        }
+        if (!all.isEmpty()) {
+            throw ApiProblem.invalid(all);
+        }
+        return checked.definition();
+    }
+
+    /** A definition normalised as far as it could be, and what is wrong with it. */
+    record Checked(VhostDefinition definition, List<FieldError> errors) {
+    }
+
+    /** Normalises {@code in} and its routes (each checked as the vhost with its overrides), collecting every error. */
+    static Checked check(VhostDefinition in) {
         VhostValidator v = new VhostValidator();
         VhostDefinition.StaticDefinition staticFiles = StaticSettingsCheck.normalise(in.staticFiles(), v.errors);
         VhostDefinition.CacheDefinition cache = CacheSettingsCheck.normalise(in.cache(), v.errors);
@@ -112,17 +131,12 @@ public final class VhostValidator {
                 balance.slowStart(),
                 UpstreamLimitsSettingsCheck.normalise(in.upstreamLimits(), v.errors),
                 WwwRedirectCheck.normalise(in.wwwRedirect(), hostnames, v.errors),
-                AccessSettingsCheck.normalise(in.access(), v.errors));
-        List<FieldError> all = new ArrayList<>(bindErrors);
-        for (FieldError error : v.errors) {
-            if (bindErrors.stream().noneMatch(bad -> within(error.field(), bad.field()))) {
-                all.add(error);
-            }
+                AccessSettingsCheck.normalise(in.access(), v.errors),
+                null);
+        if (in.routes() != null && !in.routes().isEmpty()) {
+            out = out.withRoutes(RouteSettingsCheck.normalise(in, v.errors));
         }
-        if (!all.isEmpty()) {
-            throw ApiProblem.invalid(all);
-        }
-        return out;
+        return new Checked(out, v.errors);
     }
 
     /** Whether {@code field} is {@code outer} or lies inside it ({@code upstreams[0].url} inside {@code upstreams}). */

@@ -68,6 +68,8 @@ public record VhostView(
         String wwwRedirect,
         @Schema(description = "The IP rules in their normal form (network/prefix); null for none")
         AccessDefinition access,
+        @Schema(description = "The routes with their overrides normalised; empty for none")
+        List<RouteDefinition> routes,
         Instant createdAt,
         Instant updatedAt,
         @Schema(description = "What is accepted but will not work as it stands, such as a static.root that does not "
@@ -99,6 +101,7 @@ public record VhostView(
                 d.upstreamLimits(),
                 d.wwwRedirect(),
                 d.access(),
+                d.routes() == null ? List.of() : d.routes(),
                 createdAt,
                 updatedAt,
                 StaticRootProbe.warnings(d));

@@ -37,7 +37,8 @@ final class BackgroundRefresh {
         Validators.askAbout(entry, headers);
         long requestMillis = System.currentTimeMillis();
         CacheControl requestControl = CacheControl.ofRequest(client);
-        SubRequest refresh = new SubRequest(exchange, headers, stage.maxObjectBytes(),
+        SubRequest refresh = new SubRequest(exchange, exchange.target().pathAndQuery(), headers,
+                stage.maxObjectBytes(),
                 response -> response.status() != 304 && response.status() < 500
                         && storable(stage, client, requestControl, response, endToEnd(response)));
         return exchange.phases().subRequest(stage, refresh).compose(result -> {

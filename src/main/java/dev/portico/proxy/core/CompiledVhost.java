@@ -15,10 +15,18 @@ public final class CompiledVhost {
     private final VhostStats stats;
     private final CompressionPolicy compression;
     private final VhostRuntime runtime;
+    private final RouteSelector routes;
+    private final boolean anyCompression;
 
-    public CompiledVhost(VhostSpec spec, Stage[] stages, VhostStats stats,
-                         CompressionPolicy compression, VhostRuntime runtime) {
+    /**
+     * @param routes chooses among the vhost's routes, or null when it has none
+     * @param anyCompression whether the vhost or one of its routes compresses responses
+     */
+    public CompiledVhost(VhostSpec spec, Stage[] stages, VhostStats stats, CompressionPolicy compression,
+                         VhostRuntime runtime, RouteSelector routes, boolean anyCompression) {
         this.runtime = runtime;
+        this.routes = routes;
+        this.anyCompression = anyCompression;
         this.spec = spec;
         this.stages = stages;
         this.stats = stats;
@@ -40,6 +48,19 @@ public final class CompiledVhost {
     /** The pipeline, outermost stage first. Callers must not modify the array. */
     public Stage[] stages() {
         return stages;
+    }
+
+    /**
+     * The stages that serve {@code exchange}: its route's, or the vhost's own; null when the request was answered
+     * already (a path no route can safely read).
+     */
+    Stage[] stagesFor(Exchange exchange) {
+        return routes == null ? stages : routes.select(exchange, stages);
+    }
+
+    /** Whether some response of the vhost may be compressed (by its own settings or a route's). */
+    public boolean anyCompression() {
+        return anyCompression;
     }
 
     /** How responses are compressed; null when this vhost does not compress. */

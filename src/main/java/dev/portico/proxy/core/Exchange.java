@@ -272,7 +272,7 @@ public final class Exchange {
         if (routed != null) {
             routed.started(this);
         }
-        if (vhost.compression() != null) {
+        if (vhost.anyCompression()) {
             // Taken before any stage edits the request: header rules may rewrite what goes upstream.
             clientAcceptEncoding = AcceptEncoding.of(request.headers());
         }
@@ -280,8 +280,11 @@ public final class Exchange {
             upgrade = UpgradeRequest.of(request.method(), request.version(), request.headers());
         }
         vhost.stats().slot(loop.index()).started();
-        pipeline.start(vhost.stages());
-        proceed();
+        Stage[] stages = vhost.stagesFor(this);
+        if (stages != null) {
+            pipeline.start(stages);
+            proceed();
+        }
     }
 
     /**
@@ -370,7 +373,25 @@ public final class Exchange {
         reply(reason, null, false, reason.status());
     }
 
+    /**
+     * Answers with a response the configuration fixes (a route's {@code respond} or {@code redirect}), counted under
+     * {@code reason}; the caller set its other fields ({@code Location}).
+     *
+     * @param contentType the body's type, or null for a reply without a body
+     */
+    public void replyFixed(LocalReason reason, int status, String contentType, Buffer body) {
+        if (contentType != null) {
+            response.headers().set(HttpHeaders.CONTENT_TYPE, contentType);
+        }
+        reply(reason, body == null ? Buffer.buffer() : body, false, status, false);
+    }
+
     private void reply(LocalReason reason, Buffer body, boolean closeConnection, int status) {
+        reply(reason, body, closeConnection, status, true);
+    }
+
+    /** @param problem whether a body is a problem document (else the caller set its type) */
+    private void reply(LocalReason reason, Buffer body, boolean closeConnection, int status, boolean problem) {
         reason(reason);
         if (headSent || response.ended() || response.closed()) {
             abort(reason);
@@ -379,8 +400,10 @@ public final class Exchange {
         // An unread request body would otherwise sit in front of the next request on this connection.
         boolean close = closeConnection || !request.isEnded() && RequestTarget.hasBody(request);
         response.setStatusCode(status);
-        if (body != null) {
+        if (body != null && problem) {
             LocalReply.describe(response.headers(), body.length(), close);
+        } else if (body != null) {
+            LocalReply.describeFixed(response.headers(), body.length(), close);
         } else if (status == reason.status()) {
             LocalReply.describeEmpty(response.headers(), close);
         }

@@ -2,6 +2,7 @@ package dev.portico.proxy.core;
 
 import dev.portico.cache.ResponseStore;
 import dev.portico.http.coding.CompressionPolicy;
+import dev.portico.vhost.RouteSpec;
 import dev.portico.vhost.VhostSpec;
 
 /**
@@ -11,7 +12,11 @@ import dev.portico.vhost.VhostSpec;
  */
 public interface StageContext {
 
+    /** The settings of the pipeline being built: the vhost's, or for a route's pipeline the route's. */
     VhostSpec spec();
+
+    /** The route whose pipeline is being built, or null for the vhost's own. */
+    RouteSpec route();
 
     /** The vhost's state across snapshots: claim what outlives a publish here, never keep it in the stage. */
     VhostRuntime runtime();

@@ -13,12 +13,19 @@ import java.util.function.Predicate;
  * body is collected in memory up to {@link #maxBody()}.
  *
  * @param parent the client's request it is made for: its connection, target and trust
+ * @param pathAndQuery the origin-form target asked for: the parent's, unless a stage rewrote it (a route's rewrite)
  * @param headers the sub-request's own header fields, which the stages edit
  * @param maxBody the largest body collected; a larger one is discarded
  * @param keeps whether the maker keeps a response's body (a cache stores it): stages that would transform the body
  *     (a compressor) leave one that is thrown away alone
  */
-public record SubRequest(Exchange parent, MultiMap headers, long maxBody, Predicate<SubResponse> keeps) {
+public record SubRequest(Exchange parent, String pathAndQuery, MultiMap headers, long maxBody,
+                         Predicate<SubResponse> keeps) {
+
+    /** This sub-request asking for {@code target} instead. */
+    public SubRequest withPathAndQuery(String target) {
+        return new SubRequest(parent, target, headers, maxBody, keeps);
+    }
 
     /** Whether the maker keeps {@code response}'s body. */
     public boolean keeps(SubResponse response) {

@@ -24,6 +24,7 @@ public final class VhostRuntime {
 
     private final UUID vhostId;
     private final Map<RuntimeKey<?>, Held> states = new HashMap<>(4);
+    private final Map<String, VhostRuntime> parts = new HashMap<>(2);
     /** The runtime of the vhost in the snapshot compiled before, while this one is compiled; then null. */
     private VhostRuntime previous;
 
@@ -50,9 +51,25 @@ public final class VhostRuntime {
         return state;
     }
 
+    /**
+     * The runtime of one part of the vhost that has state of its own (a route with its own upstreams and breaker),
+     * handed over from the previous runtime's part of the same {@code key}. Compile time only.
+     */
+    public VhostRuntime part(String key) {
+        VhostRuntime part = new VhostRuntime(vhostId, previous == null ? null : previous.parts.get(key));
+        parts.put(key, part);
+        return part;
+    }
+
+    /** The parts claimed by this compile, by key. */
+    public Map<String, VhostRuntime> parts() {
+        return java.util.Collections.unmodifiableMap(parts);
+    }
+
     /** Ends the compile: the previous runtime is let go, so runtimes never chain across snapshots. */
     public void sealed() {
         previous = null;
+        parts.values().forEach(VhostRuntime::sealed);
     }
 
     /** The state claimed for {@code key}, or null: for diagnostics and tests. */

@@ -6,6 +6,7 @@ import dev.portico.proxy.core.Stage;
 import dev.portico.proxy.core.StageContext;
 import dev.portico.proxy.core.StageFactory;
 import dev.portico.proxy.core.VhostRuntime;
+import dev.portico.vhost.RouteSpec;
 import dev.portico.vhost.VhostSpec;
 
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import java.util.Map;
 final class Compilation implements StageContext {
 
     private final VhostSpec spec;
+    private final RouteSpec route;
     private final VhostRuntime runtime;
     private final boolean proxied;
     private final CompressionPolicy compression;
@@ -26,10 +28,12 @@ final class Compilation implements StageContext {
     private final Map<String, String> acmeChallenges;
     private final Map<Class<?>, Stage> built = new HashMap<>();
 
-    Compilation(VhostSpec spec, VhostRuntime runtime, boolean proxied, CompressionPolicy compression,
+    /** @param route the route whose pipeline this is (its settings are {@code spec}), or null for the vhost's */
+    Compilation(VhostSpec spec, RouteSpec route, VhostRuntime runtime, boolean proxied, CompressionPolicy compression,
                 long maxRequestBody, ResponseStore store, Map<String, String> acmeChallenges) {
         this.acmeChallenges = acmeChallenges;
         this.spec = spec;
+        this.route = route;
         this.runtime = runtime;
         this.proxied = proxied;
         this.compression = compression;
@@ -54,6 +58,11 @@ final class Compilation implements StageContext {
     @Override
     public VhostSpec spec() {
         return spec;
+    }
+
+    @Override
+    public RouteSpec route() {
+        return route;
     }
 
     @Override

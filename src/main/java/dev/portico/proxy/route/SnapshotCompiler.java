@@ -10,6 +10,7 @@ import dev.portico.proxy.core.Stage;
 import dev.portico.proxy.core.StatsRegistry;
 import dev.portico.proxy.core.VhostRuntime;
 import dev.portico.proxy.headers.HeaderRulesStage;
+import dev.portico.proxy.routes.RouteTable;
 import dev.portico.proxy.upstream.ForwardStage;
 import dev.portico.proxy.upstream.pool.PoolLimits;
 import dev.portico.proxy.upstream.UpstreamSettings;
@@ -31,6 +32,7 @@ import dev.portico.proxy.upstream.retry.RetryPolicy;
 import dev.portico.vhost.BalanceSpec;
 import dev.portico.vhost.CompileException;
 import dev.portico.vhost.RetrySpec;
+import dev.portico.vhost.RouteSpec;
 import dev.portico.vhost.UpstreamLimitsSpec;
 import dev.portico.vhost.UpstreamSpec;
 import dev.portico.vhost.VhostSpec;
@@ -138,8 +140,13 @@ public class SnapshotCompiler {
     private RoutingSnapshot compileAlone(long version, List<VhostSpec> specs, TlsMaterial material) {
         Map<UUID, CacheRegistry.Share> shares = new HashMap<>();
         for (VhostSpec spec : specs) {
-            if (spec.cache().enabled() && !spec.upstreams().isEmpty()) {
-                shares.put(spec.id(), new CacheRegistry.Share(spec.name(), spec.cache().maxBytes()));
+            long maxBytes = caching(spec) ? spec.cache().maxBytes() : 0;
+            for (RouteSpec route : spec.routes()) {
+                // The routes share the vhost's store (keys are the client's URLs); the largest size bounds it.
+                maxBytes = caching(route.spec()) ? Math.max(maxBytes, route.spec().cache().maxBytes()) : maxBytes;
+            }
+            if (maxBytes > 0) {
+                shares.put(spec.id(), new CacheRegistry.Share(spec.name(), maxBytes));
             }
         }
         healthKeysInUse = new HashSet<>();
@@ -154,6 +161,14 @@ public class SnapshotCompiler {
             if (states != null) {
                 upstreamStates.put(vhost.spec().id(), states);
             }
+            // A route's own upstreams are checked and swept like a vhost's, under an id of their own.
+            vhost.runtime().parts().forEach((key, part) -> {
+                VhostUpstreams partStates = part.state(VhostUpstreams.KEY);
+                if (partStates != null) {
+                    upstreamStates.put(UUID.nameUUIDFromBytes((vhost.spec().id() + "/" + key)
+                            .getBytes(StandardCharsets.UTF_8)), partStates);
+                }
+            });
         }
         healthService.published(upstreamStates);
         // Only now: a compile that failed above leaves the published snapshot's states to the next one.
@@ -165,6 +180,10 @@ public class SnapshotCompiler {
         stats.retainVhosts(names);
         health.keySet().retainAll(healthKeysInUse);
         return snapshot;
+    }
+
+    private static boolean caching(VhostSpec spec) {
+        return spec.cache().enabled() && !spec.upstreams().isEmpty();
     }
 
     /**
@@ -229,31 +248,72 @@ public class SnapshotCompiler {
     private CompiledVhost compileVhost(VhostSpec spec, Map<UUID, ResponseStore> stores,
                                        Set<String> poolKeys, TlsMaterial material) {
         boolean bind = stores != null;
-        boolean proxied = !spec.upstreams().isEmpty();
         // A dry run hands nothing over: its stages are never served.
         VhostRuntime runtime = new VhostRuntime(spec.id(), bind ? runtimes.get(spec.id()) : null);
-        if ((!proxied && spec.staticFiles() == null) || spec.upstreams().size() > UpstreamGroup.MAX_UPSTREAMS) {
-            throw new CompileException(spec.name(), "upstreams",
+        Built own = pipeline(spec, null, null, runtime, stores, poolKeys, material);
+        boolean anyCompression = own.compression() != null;
+        RouteTable routes = null;
+        if (!spec.routes().isEmpty()) {
+            routes = RouteTable.of(spec.routes(), route -> {
+                // A route that keeps the vhost's upstreams and their settings shares its group (balancing, health,
+                // breaker); one with its own keeps them across snapshots under its name.
+                Built built = pipeline(route.spec(), route, sharesUpstreams(spec, route.spec()) ? own : null,
+                        runtime.part("route:" + route.name()), stores, poolKeys, material);
+                return built.stages();
+            });
+            anyCompression |= spec.routes().stream().anyMatch(route -> route.spec().compression().enabled());
+        }
+        return new CompiledVhost(spec, own.stages(), bind ? stats.forVhost(spec.name()) : null, own.compression(),
+                runtime, routes, anyCompression);
+    }
+
+    /** One pipeline's stages, how it compresses (null when it does not), and its upstream group and breaker. */
+    private record Built(Stage[] stages, CompressionPolicy compression, UpstreamGroup group, CircuitBreaker breaker) {
+    }
+
+    /** Whether a route's settings use the vhost's upstreams exactly as the vhost does. */
+    private static boolean sharesUpstreams(VhostSpec vhost, VhostSpec route) {
+        return route.upstreams().equals(vhost.upstreams()) && route.balance().equals(vhost.balance())
+                && java.util.Objects.equals(route.healthCheck(), vhost.healthCheck())
+                && route.outlierDetection().equals(vhost.outlierDetection())
+                && java.util.Objects.equals(route.circuitBreaker(), vhost.circuitBreaker())
+                && route.upstreamLimits().equals(vhost.upstreamLimits())
+                && route.connectTimeout().equals(vhost.connectTimeout());
+    }
+
+    /**
+     * The stage list for {@code spec}: a vhost's own, or a route's ({@code route} set; {@code spec} is its).
+     *
+     * @param inherited the vhost's pipeline, whose upstream group and breaker a route that shares them uses; or null
+     */
+    private Built pipeline(VhostSpec spec, RouteSpec route, Built inherited, VhostRuntime runtime,
+                           Map<UUID, ResponseStore> stores, Set<String> poolKeys, TlsMaterial material) {
+        boolean bind = stores != null;
+        boolean proxied = !spec.upstreams().isEmpty();
+        String where = route == null ? "" : "routes[" + route.name() + "].";
+        if ((!proxied && spec.staticFiles() == null && route == null)
+                || spec.upstreams().size() > UpstreamGroup.MAX_UPSTREAMS) {
+            throw new CompileException(spec.name(), where + "upstreams",
                     "must list 1 to " + UpstreamGroup.MAX_UPSTREAMS + " upstreams (or none, when static is set)");
         }
         PoolLimits limits = poolLimits(spec);
         // The breaker's state carries over while its settings stay the same; changed settings start it closed.
-        CircuitBreaker breaker = proxied && spec.circuitBreaker() != null ? runtime.claim(CircuitBreaker.KEY,
+        CircuitBreaker breaker = inherited != null ? inherited.breaker()
+                : proxied && spec.circuitBreaker() != null ? runtime.claim(CircuitBreaker.KEY,
                 spec.circuitBreaker(), () -> new CircuitBreaker(spec.circuitBreaker(), eventLoops)) : null;
-        UpstreamGroup group = proxied
+        UpstreamGroup group = inherited != null ? inherited.group() : proxied
                 ? group(spec, limits, bind, poolKeys, runtime, material.certificates(), breaker) : null;
 
         long maxRequestBody = spec.maxRequestBody() != null ? spec.maxRequestBody() : defaultMaxRequestBody;
         CompressionPolicy compression = spec.compression().enabled() ? new CompressionPolicy(spec.compression()) : null;
         ResponseStore store = bind && proxied ? stores.get(spec.id()) : null;
-        Compilation compilation = new Compilation(spec, runtime, proxied, compression, maxRequestBody, store,
+        Compilation compilation = new Compilation(spec, route, runtime, proxied, compression, maxRequestBody, store,
                 material.acmeChallenges());
         Stage[] stages = compilation.pipeline(StageRegistry.pipeline(
                 context -> breaker != null ? new CircuitBreakerStage(breaker) : null,
                 context -> proxied ? forward(spec, group, limits, retry(spec.retry(), runtime)) : null,
                 trustedProxies));
-        return new CompiledVhost(spec, stages,
-                bind ? stats.forVhost(spec.name()) : null, compression, runtime);
+        return new Built(stages, compression, group, breaker);
     }
 
     /**

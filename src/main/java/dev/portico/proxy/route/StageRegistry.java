@@ -15,6 +15,8 @@ import dev.portico.proxy.https.StrictTransportSecurityStage;
 import dev.portico.proxy.https.WwwRedirectStage;
 import dev.portico.proxy.limits.InFlightLimitStage;
 import dev.portico.proxy.limits.RequestBodyLimitStage;
+import dev.portico.proxy.routes.PathRewriteStage;
+import dev.portico.proxy.routes.RouteReplyStage;
 
 import java.util.List;
 
@@ -56,9 +58,15 @@ final class StageRegistry {
                 // Before anything that could read the body or answer 100-continue; after the response edits, so a
                 // 413 carries them like any other local reply.
                 RequestBodyLimitStage.FACTORY,
+                // A route Portico answers itself (a redirect, a fixed response) is answered once every policy let the
+                // request through and before anything that would serve or forward it.
+                RouteReplyStage.FACTORY,
                 // Inside the response edits (they apply to hits too), before the forwarding headers a hit does not
                 // need.
                 CacheStage.FACTORY,
+                // Inside the cache, which so keys entries by the client's URL, and before the static files, which
+                // look the rewritten path up.
+                PathRewriteStage.FACTORY,
                 // Inside the cache, which so stores responses as clients get them; outside the static files, which
                 // choose their own representation with the same policy.
                 CompressionStage.FACTORY,

@@ -73,7 +73,7 @@ public final class ForwardStage implements Stage {
         MultiMap out = MultiMap.caseInsensitiveMultiMap();
         HopByHopHeaders.of(in).copyEndToEnd(in, out, "Host", "Expect");
         Exchange parent = request.parent();
-        return UpstreamFetch.get(this, parent.loop(), parent.target().authority(), parent.target().pathAndQuery(),
+        return UpstreamFetch.get(this, parent.loop(), parent.target().authority(), request.pathAndQuery(),
                 out, request.maxBody());
     }
 

@@ -39,6 +39,14 @@ public final class LocalReply {
         }
     }
 
+    /** Sets the framing fields of a configured reply of {@code length} bytes, whose type the caller set. */
+    public static void describeFixed(MultiMap headers, int length, boolean close) {
+        headers.set(HttpHeaders.CONTENT_LENGTH, Integer.toString(length));
+        if (close) {
+            headers.set(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
+        }
+    }
+
     /** Sets the fields of a reply without a body (a redirect); {@code close} asks the client to close. */
     public static void describeEmpty(MultiMap headers, boolean close) {
         headers.set(HttpHeaders.CONTENT_LENGTH, "0");
