@@ -1,6 +1,5 @@
 package dev.portico.proxy.routes;
 
-import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.Stage;
 import dev.portico.vhost.RouteSpec;
 import io.vertx.core.MultiMap;
@@ -51,11 +50,10 @@ final class CompiledRoute {
     }
 
     /** The route's capture ({@code $path}) when it takes the request, else null. */
-    String take(Exchange exchange, RequestPath requestPath) {
-        if (!methods.isEmpty() && !methods.contains(exchange.request().method().name())) {
+    String take(String method, MultiMap requestHeaders, RequestPath requestPath) {
+        if (!methods.isEmpty() && !methods.contains(method)) {
             return null;
         }
-        MultiMap requestHeaders = exchange.request().headers();
         for (Map.Entry<String, String> header : headers) {
             String value = requestHeaders.get(header.getKey());
             if (value == null || !(header.getValue().equals("*") || header.getValue().equals(value))) {

@@ -5,6 +5,7 @@ import dev.portico.proxy.core.RouteSelector;
 import dev.portico.proxy.core.Stage;
 import dev.portico.proxy.core.outcome.LocalReason;
 import dev.portico.vhost.RouteSpec;
+import io.vertx.core.MultiMap;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -59,15 +60,26 @@ public final class RouteTable implements RouteSelector {
 
     @Override
     public Stage[] select(Exchange exchange, Stage[] fallback) {
-        RequestPath path;
+        MatchedRoute matched;
         try {
-            path = RequestPath.parse(exchange.target().pathAndQuery());
+            matched = match(exchange.request().method().name(), exchange.request().headers(),
+                    exchange.target().pathAndQuery());
         } catch (RequestPath.Invalid e) {
             exchange.replyLocal(LocalReason.BAD_REQUEST, "The request path cannot be routed: " + e.getMessage());
             return null;
         }
-        if (path == null) {
+        if (matched == null) {
             return fallback;
+        }
+        exchange.put(MatchedRoute.SLOT, matched);
+        return matched.route().stages();
+    }
+
+    /** The first route that takes the request, or null. */
+    MatchedRoute match(String method, MultiMap headers, String pathAndQuery) throws RequestPath.Invalid {
+        RequestPath path = RequestPath.parse(pathAndQuery);
+        if (path == null) {
+            return null;
         }
         CompiledRoute best = null;
         String capture = null;
@@ -78,7 +90,7 @@ public final class RouteTable implements RouteSelector {
                 if (best != null && route.index() > best.index()) {
                     break;
                 }
-                String taken = route.take(exchange, path);
+                String taken = route.take(method, headers, path);
                 if (taken != null) {
                     best = route;
                     capture = taken;
@@ -90,10 +102,6 @@ public final class RouteTable implements RouteSelector {
             }
             node = node.children.get(segments.get(depth).toLowerCase(Locale.ROOT));
         }
-        if (best == null) {
-            return fallback;
-        }
-        exchange.put(MatchedRoute.SLOT, new MatchedRoute(best, path, capture));
-        return best.stages();
+        return best == null ? null : new MatchedRoute(best, path, capture);
     }
 }

@@ -202,6 +202,13 @@ export const SECTIONS = [
     ],
   },
   {
+    section: 'Routes', fields: [
+      { key: 'routes', label: 'Routes (JSON)', type: 'json', rows: 10,
+        placeholder: '[{"match": {"path": "/api/*"}, "stripPrefix": "/api", "upstreams": [{"url": "http://10.0.0.7:8080"}]},\n {"match": {"path": "/healthz"}, "respond": {"body": "fine"}}]',
+        help: 'Tried in order, first match wins; each may override the vhost\'s settings (see the README\'s Routes)' },
+    ],
+  },
+  {
     section: 'Access log', fields: [
       { key: 'accessLog', label: 'Access log', type: 'group', fields: [
         { key: 'enabled', label: 'Log this vhost', type: 'bool', default: true },

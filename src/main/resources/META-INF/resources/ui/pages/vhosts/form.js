@@ -123,9 +123,9 @@ function scalar(field) {
     input = h('select', common,
       h('option', { value: '' }, field.placeholder ? `default (${field.placeholder})` : 'not set'),
       field.options.map(o => h('option', { value: o }, o)));
-  } else if (['list', 'map', 'textarea'].includes(field.type)) {
-    input = h('textarea', { ...common, rows: field.type === 'textarea' ? 4 : 2, placeholder: field.placeholder,
-      spellcheck: 'false' });
+  } else if (['list', 'map', 'textarea', 'json'].includes(field.type)) {
+    input = h('textarea', { ...common, rows: field.type === 'list' || field.type === 'map' ? 2 : field.rows || 4,
+      placeholder: field.placeholder, spellcheck: 'false', class: field.type === 'json' ? 'code' : null });
   } else {
     input = h('input', { ...common, type: 'text', placeholder: field.placeholder, spellcheck: 'false',
       inputmode: field.type === 'int' ? 'numeric' : field.type === 'number' ? 'decimal' : null,
@@ -150,6 +150,9 @@ function scalar(field) {
         input.value = Array.isArray(value) ? value.join('\n') : '';
       } else if (field.type === 'map') {
         input.value = value ? Object.entries(value).map(([k, v]) => `${k}: ${v}`).join('\n') : '';
+      } else if (field.type === 'json') {
+        input.value = value === undefined || value === null || (Array.isArray(value) && !value.length) ? ''
+          : JSON.stringify(value, null, 2);
       } else {
         input.value = value === undefined || value === null ? '' : String(value);
       }
@@ -184,6 +187,18 @@ function readValue(field, input, problems, path) {
       map[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
     });
     return Object.keys(map).length ? map : undefined;
+  }
+  if (field.type === 'json') {
+    // A block too rich for form fields (routes) is edited as the JSON the API takes.
+    if (!text.trim()) {
+      return undefined;
+    }
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      problems.push({ field: path, reason: `is not valid JSON: ${e.message}` });
+      return undefined;
+    }
   }
   const trimmed = field.type === 'textarea' ? text : text.trim();
   if (trimmed === '') {
