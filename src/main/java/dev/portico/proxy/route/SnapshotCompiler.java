@@ -154,6 +154,7 @@ public class SnapshotCompiler {
         RoutingSnapshot snapshot = build(version, specs, caches.bind(shares), material);
         Map<UUID, VhostRuntime> next = new HashMap<>();
         Map<UUID, VhostUpstreams> upstreamStates = new HashMap<>();
+        Map<UUID, List<VhostUpstreams>> routeStates = new HashMap<>();
         for (CompiledVhost vhost : snapshot.vhosts()) {
             vhost.runtime().sealed();
             next.put(vhost.spec().id(), vhost.runtime());
@@ -161,16 +162,19 @@ public class SnapshotCompiler {
             if (states != null) {
                 upstreamStates.put(vhost.spec().id(), states);
             }
-            // A route's own upstreams are checked and swept like a vhost's, under an id of their own.
-            vhost.runtime().parts().forEach((key, part) -> {
+            // A route's own upstreams are checked, swept and shown with the vhost's.
+            List<VhostUpstreams> parts = new ArrayList<>();
+            vhost.runtime().parts().values().forEach(part -> {
                 VhostUpstreams partStates = part.state(VhostUpstreams.KEY);
                 if (partStates != null) {
-                    upstreamStates.put(UUID.nameUUIDFromBytes((vhost.spec().id() + "/" + key)
-                            .getBytes(StandardCharsets.UTF_8)), partStates);
+                    parts.add(partStates);
                 }
             });
+            if (!parts.isEmpty()) {
+                routeStates.put(vhost.spec().id(), parts);
+            }
         }
-        healthService.published(upstreamStates);
+        healthService.published(upstreamStates, routeStates);
         // Only now: a compile that failed above leaves the published snapshot's states to the next one.
         runtimes = next;
         Set<String> names = new HashSet<>();
@@ -302,7 +306,7 @@ public class SnapshotCompiler {
                 : proxied && spec.circuitBreaker() != null ? runtime.claim(CircuitBreaker.KEY,
                 spec.circuitBreaker(), () -> new CircuitBreaker(spec.circuitBreaker(), eventLoops)) : null;
         UpstreamGroup group = inherited != null ? inherited.group() : proxied
-                ? group(spec, limits, bind, poolKeys, runtime, material.certificates(), breaker) : null;
+                ? group(spec, route, limits, bind, poolKeys, runtime, material.certificates(), breaker) : null;
 
         long maxRequestBody = spec.maxRequestBody() != null ? spec.maxRequestBody() : defaultMaxRequestBody;
         CompressionPolicy compression = spec.compression().enabled() ? new CompressionPolicy(spec.compression()) : null;
@@ -327,7 +331,8 @@ public class SnapshotCompiler {
                 set.queueTimeout() != null ? set.queueTimeout().toMillis() : connectTimeout);
     }
 
-    private UpstreamGroup group(VhostSpec spec, PoolLimits limits, boolean bind, Set<String> poolKeys,
+    /** @param route the route whose own upstreams these are (their labels name it), or null for the vhost's */
+    private UpstreamGroup group(VhostSpec spec, RouteSpec route, PoolLimits limits, boolean bind, Set<String> poolKeys,
                                 VhostRuntime runtime, Map<String, TlsTable.Entry> certificates,
                                 CircuitBreaker breaker) {
         List<UpstreamTarget> targets = new ArrayList<>(spec.upstreams().size());
@@ -361,8 +366,9 @@ public class SnapshotCompiler {
                 poolKeys.add(target.poolKey());
                 targets.add(target);
                 // Each resolved address is an upstream of its own, checked and shown apart.
-                String label = address == null ? upstream.url()
-                        : upstream.url() + " [" + address.getHostAddress() + "]";
+                String label = (address == null ? upstream.url()
+                        : upstream.url() + " [" + address.getHostAddress() + "]")
+                        + (route == null ? "" : " (route " + route.name() + ")");
                 // A dry run starts no check: its upstreams count as healthy.
                 HealthChecker checker = bind && spec.healthCheck() != null
                         ? healthService.checkers().use(target, healthKey, spec.healthCheck(), states.seedOf(label))

@@ -27,6 +27,7 @@ public class UpstreamHealthService {
     private final HealthCheckers checkers;
     private final HealthSweeper sweeper;
     private volatile Map<UUID, VhostUpstreams> byVhost = Map.of();
+    private volatile Map<UUID, List<VhostUpstreams>> routesByVhost = Map.of();
 
     public UpstreamHealthService(Vertx vertx) {
         this.checkers = new HealthCheckers(vertx);
@@ -37,17 +38,33 @@ public class UpstreamHealthService {
         return checkers;
     }
 
-    /** A compile for publishing succeeded with these vhosts: their checks and states take effect. */
-    void published(Map<UUID, VhostUpstreams> vhosts) {
+    /**
+     * A compile for publishing succeeded with these vhosts: their checks and states take effect.
+     *
+     * @param routes the upstream states of routes with upstreams of their own, by vhost id
+     */
+    void published(Map<UUID, VhostUpstreams> vhosts, Map<UUID, List<VhostUpstreams>> routes) {
         checkers.commit();
-        sweeper.track(new ArrayList<>(vhosts.values()));
+        List<VhostUpstreams> all = new ArrayList<>(vhosts.values());
+        routes.values().forEach(all::addAll);
+        sweeper.track(all);
         byVhost = Map.copyOf(vhosts);
+        routesByVhost = Map.copyOf(routes);
     }
 
-    /** The upstreams of a served vhost (draining ones last), or null when no served vhost has this id. */
+    /**
+     * The upstreams of a served vhost (draining ones last), then those of its routes; null when no served vhost
+     * has this id.
+     */
     public List<UpstreamReport> reports(UUID vhostId) {
         VhostUpstreams vhost = byVhost.get(vhostId);
-        return vhost == null ? null : vhost.reports();
+        List<VhostUpstreams> routes = routesByVhost.getOrDefault(vhostId, List.of());
+        if (vhost == null && routes.isEmpty()) {
+            return null;
+        }
+        List<UpstreamReport> out = new ArrayList<>(vhost == null ? List.of() : vhost.reports());
+        routes.forEach(route -> out.addAll(route.reports()));
+        return out;
     }
 
     /** The circuit breaker of a served vhost, or null when it has none (or no served vhost has this id). */
@@ -81,7 +98,8 @@ public class UpstreamHealthService {
     public List<String> vhostsWithoutHealthyUpstream() {
         List<String> out = new ArrayList<>();
         for (VhostUpstreams vhost : sweeper.vhosts()) {
-            if (!vhost.anyHealthy()) {
+            // A route's own group carries its vhost's name: the vhost is named once.
+            if (!vhost.anyHealthy() && !out.contains(vhost.name())) {
                 out.add(vhost.name());
             }
         }

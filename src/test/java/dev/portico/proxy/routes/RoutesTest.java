@@ -65,6 +65,11 @@ class RoutesTest extends DataPlaneTestSupport {
         vhost(Api.vhost("shop", "shop.test", site.url()).put("routes", new JsonArray()
                 .add(route("/api/*", "stripPrefix", "/api", "upstreams", upstream(api)))));
         ProxyClient client = client();
+        String id = Api.given().get("/api/v1/vhosts").then().extract().path("find { it.name == 'shop' }.id");
+        List<String> shown = Api.given().get("/api/v1/vhosts/" + id + "/upstreams").then().statusCode(200)
+                .extract().path("upstreams.url");
+        assertEquals(List.of(site.url(), api.url() + " (route route-1)"), shown,
+                "the route's own upstreams are shown with the vhost's");
 
         assertEquals("api /orders?x=1", client.get("shop.test", "/api/orders?x=1").text());
         assertEquals("api /", client.get("shop.test", "/api").text(), "the prefix itself is the route's too");
@@ -182,5 +187,46 @@ class RoutesTest extends DataPlaneTestSupport {
         assertEquals("vhost", client.get("overrides.test", "/other").header("X-Where"));
         assertEquals("site /special/x", client.get("overrides.test", "/special/x").text(),
                 "the route without upstreams of its own uses the vhost's");
+    }
+
+    @Test
+    void aCachingRouteKeysByTheClientsUrlAndRefreshesTheRewrittenPath() {
+        ScriptedOrigin site = echoing("site");
+        ScriptedOrigin a = ScriptedOrigin.start();
+        ScriptedOrigin b = ScriptedOrigin.start();
+        origins.add(a);
+        origins.add(b);
+        a.inTurn("/x", Reply.of(200, "a-old", "Cache-Control", "max-age=0, stale-while-revalidate=60"),
+                Reply.of(200, "a-new", "Cache-Control", "max-age=60"));
+        b.on("/x", Reply.of(200, "b", "Cache-Control", "max-age=60"));
+        JsonObject cache = Api.enabled();
+        vhost(Api.vhost("cached", "cached.test", site.url()).put("routes", new JsonArray()
+                .add(route("/a/*", "stripPrefix", "/a", "upstreams", upstream(a), "cache", cache))
+                .add(route("/b/*", "stripPrefix", "/b", "upstreams", upstream(b), "cache", cache))));
+        ProxyClient client = client();
+        assertEquals("a-old", client.get("cached.test", "/a/x").text());
+        assertEquals("b", client.get("cached.test", "/b/x").text(), "the same rewritten path, another entry");
+        assertEquals("b", client.get("cached.test", "/b/x").text());
+        assertEquals(1, b.count("/x"), "the second /b/x was a hit");
+        // Stale: served at once, refreshed in the background through the route's rewrite.
+        assertEquals("a-old", client.get("cached.test", "/a/x").text());
+        dev.portico.testing.Eventually.within(java.time.Duration.ofSeconds(5),
+                () -> assertEquals("a-new", client.get("cached.test", "/a/x").text()));
+        assertEquals(List.of("/x", "/x"), a.seen().stream().map(ScriptedOrigin.Seen::uri).toList());
+    }
+
+    @Test
+    void aStaticRouteServesOnlyFilesFromItsRootWithItsPrefixStripped() throws Exception {
+        java.nio.file.Path root = java.nio.file.Files.createTempDirectory("route-static");
+        java.nio.file.Files.writeString(root.resolve("app.js"), "console.log(1)");
+        ScriptedOrigin site = echoing("site");
+        vhost(Api.vhost("files", "files.test", site.url()).put("routes", new JsonArray()
+                .add(route("/assets/*", "stripPrefix", "/assets", "static",
+                        new JsonObject().put("root", root.toString())))));
+        ProxyClient client = client();
+        assertEquals("console.log(1)", client.get("files.test", "/assets/app.js").text());
+        assertEquals(404, client.get("files.test", "/assets/missing.js").status(), "no fallback upstream");
+        assertEquals("site /other", client.get("files.test", "/other").text());
+        assertEquals(0, site.count("/assets/missing.js"));
     }
 }
