@@ -48,18 +48,26 @@ final class RouteOverrides {
     }
 
     /**
-     * {@code route} with each override it sets replaced by the normalised value in {@code normalisedMerge} (the
-     * validator's output for {@link #merged}); the fields it leaves out stay out.
+     * {@code route} normalised: each override it sets replaced by the normalised value in {@code normalisedMerge}
+     * (the validator's output for {@link #merged}; the fields it leaves out stay out), and the route's own fields
+     * given in {@code own} (by JSON name; a null one is left out) in place of its own.
      */
-    static RouteDefinition normalisedOverrides(RouteDefinition route, VhostDefinition normalisedMerge) {
-        ObjectNode overrides = JSON.valueToTree(route);
+    static RouteDefinition normalised(RouteDefinition route, Map<String, Object> own, VhostDefinition normalisedMerge) {
+        ObjectNode out = JSON.valueToTree(route);
         ObjectNode normal = JSON.valueToTree(normalisedMerge);
-        for (Iterator<Map.Entry<String, JsonNode>> it = overrides.fields(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = out.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> field = it.next();
             if (!RouteDefinition.OWN_FIELDS.contains(field.getKey()) && normal.has(field.getKey())) {
                 field.setValue(normal.get(field.getKey()));
             }
         }
-        return JSON.convertValue(overrides, RouteDefinition.class);
+        own.forEach((name, value) -> {
+            if (value == null) {
+                out.remove(name);
+            } else {
+                out.set(name, JSON.valueToTree(value));
+            }
+        });
+        return JSON.convertValue(out, RouteDefinition.class);
     }
 }

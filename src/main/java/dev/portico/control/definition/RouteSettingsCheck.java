@@ -76,14 +76,13 @@ final class RouteSettingsCheck {
                     check.error(field + "." + error.field(), error.reason());
                 }
             }
-            RouteDefinition normal = RouteOverrides.normalisedOverrides(route, merged.definition());
-            out.add(new RouteDefinition(name, match, normal.stripPrefix(), normal.addPrefix(), rewrite,
-                    check.redirect(field + ".redirect", route.redirect()),
-                    check.respond(field + ".respond", route.respond()), normal.upstreams(), normal.staticFiles(),
-                    normal.connectTimeout(), normal.readTimeout(), normal.maxRequestBody(), normal.preserveHost(),
-                    normal.websocket(), normal.requestHeaders(), normal.responseHeaders(), normal.cache(),
-                    normal.compression(), normal.retry(), normal.healthCheck(), normal.balance(), normal.balanceBy(),
-                    normal.hashOn(), normal.sticky(), normal.access()));
+            Map<String, Object> own = new LinkedHashMap<>();
+            own.put("name", name);
+            own.put("match", match);
+            own.put("rewrite", rewrite);
+            own.put("redirect", check.redirect(field + ".redirect", route.redirect()));
+            own.put("respond", check.respond(field + ".respond", route.respond()));
+            out.add(RouteOverrides.normalised(route, own, merged.definition()));
         }
         return out;
     }

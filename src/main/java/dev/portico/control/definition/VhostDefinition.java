@@ -128,15 +128,6 @@ public record VhostDefinition(
         List<RouteDefinition> routes) {
 
     /** The sticky cookie of a vhost with balance sticky. */
-    /** This definition with {@code routes} in place of its own. */
-    VhostDefinition withRoutes(List<RouteDefinition> replaced) {
-        return new VhostDefinition(name, hostnames, enabled, preserveHost, upstreams, connectTimeout, readTimeout,
-                maxRequestBody, securityHeaders, requestHeaders, responseHeaders, accessLog, cache, staticFiles,
-                compression, tls, websocket, websocketIdleTimeout, maxInFlight, retry, healthCheck, outlierDetection,
-                circuitBreaker, balance, balanceBy, hashOn, sticky, slowStart, upstreamLimits, wwwRedirect, access,
-                replaced);
-    }
-
     @Schema(name = "Sticky")
     public record StickyDefinition(
             @Schema(description = "The cookie's name", defaultValue = "portico_sticky")
