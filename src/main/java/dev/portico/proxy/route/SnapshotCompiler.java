@@ -14,38 +14,22 @@ import dev.portico.proxy.routes.RouteTable;
 import dev.portico.proxy.upstream.ForwardStage;
 import dev.portico.proxy.upstream.pool.PoolLimits;
 import dev.portico.proxy.upstream.UpstreamSettings;
-import dev.portico.proxy.upstream.balance.BalancePolicies;
-import dev.portico.proxy.upstream.balance.SlowStart;
 import dev.portico.proxy.upstream.balance.UpstreamGroup;
 import dev.portico.proxy.upstream.balance.UpstreamHealth;
-import dev.portico.proxy.upstream.balance.UpstreamRuntime;
-import dev.portico.proxy.upstream.balance.UpstreamSelector;
-import dev.portico.proxy.upstream.balance.UpstreamTarget;
-import dev.portico.proxy.upstream.balance.UpstreamTls;
 import dev.portico.proxy.upstream.breaker.CircuitBreakerStage;
 import dev.portico.proxy.upstream.health.CircuitBreaker;
-import dev.portico.proxy.upstream.health.HealthChecker;
-import dev.portico.proxy.upstream.health.UpstreamStatus;
 import dev.portico.proxy.upstream.health.VhostUpstreams;
 import dev.portico.proxy.upstream.retry.RetryBudget;
 import dev.portico.proxy.upstream.retry.RetryPolicy;
-import dev.portico.vhost.BalanceSpec;
 import dev.portico.vhost.CompileException;
 import dev.portico.vhost.RetrySpec;
 import dev.portico.vhost.RouteSpec;
 import dev.portico.vhost.UpstreamLimitsSpec;
-import dev.portico.vhost.UpstreamSpec;
 import dev.portico.vhost.VhostSpec;
 import jakarta.inject.Singleton;
-import org.jboss.logging.Logger;
 
-import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -53,11 +37,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Turns vhost specs into a {@link RoutingSnapshot}: host tables, each vhost's stage list (Caddy-style, built once
@@ -68,34 +49,21 @@ import javax.crypto.spec.SecretKeySpec;
 @Singleton
 public class SnapshotCompiler {
 
-    private static final Logger LOG = Logger.getLogger(SnapshotCompiler.class);
-
     private final StatsRegistry stats;
     private final CacheRegistry caches;
     private final TrustedProxies trustedProxies;
     private final String viaPseudonym;
-    private final int maxFails;
     /** {@code portico.upstream.max-pending}: the queue of a vhost whose upstreamLimits leave it out. */
     private final int defaultMaxPending;
-    private final long failTimeoutNanos;
     private final long defaultMaxRequestBody;
     private final int eventLoops;
-    private final Map<String, UpstreamHealth> health = new ConcurrentHashMap<>();
-    /** The health keys the compile for publishing in progress binds (only one runs at a time: {@link #compiling}). */
-    private Set<String> healthKeysInUse = new HashSet<>();
     /** The vhosts' state across snapshots, by vhost id, as the last compile for publishing left it. */
     private Map<UUID, VhostRuntime> runtimes = new HashMap<>();
     private final AtomicBoolean compiling = new AtomicBoolean();
-    /** What DNS answered for upstream host names; each compile expands the names it has. */
-    private volatile UpstreamAddresses addresses = UpstreamAddresses.NONE;
     /** Active checks and the vhosts' upstream states, kept in step with the published snapshots. */
     private final UpstreamHealthService healthService;
-    /**
-     * What each vhost's sticky-cookie key is derived from: the control plane hands over one derived from the secret
-     * key every replica shares ({@link #useStickySecret}), so a cookie issued by one replica is honoured by the others
-     * and after a restart; until then, or without a secret key, a random one for this process.
-     */
-    private volatile byte[] stickySecret = newStickySecret();
+    /** Builds the upstream groups; owns the passive health, the DNS answers and the sticky secret across compiles. */
+    private final UpstreamGroups groups;
 
     public SnapshotCompiler(DataPlaneSettings dataplane, UpstreamSettings upstream, StatsRegistry stats,
                             CacheRegistry caches, UpstreamHealthService healthService) {
@@ -105,11 +73,11 @@ public class SnapshotCompiler {
         this.trustedProxies = TrustedProxies.parse(dataplane.trustedProxies().orElse(List.of()));
         this.viaPseudonym = dataplane.viaPseudonym()
                 .orElseGet(() -> "portico-" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16));
-        this.maxFails = upstream.maxFails();
         this.defaultMaxPending = Math.max(1, upstream.maxPending());
-        this.failTimeoutNanos = upstream.failTimeout().toNanos();
         this.defaultMaxRequestBody = dataplane.maxRequestBody().asLongValue();
         this.eventLoops = dataplane.eventLoopCount();
+        this.groups = new UpstreamGroups(upstream.maxFails(), upstream.failTimeout().toNanos(), eventLoops,
+                healthService);
     }
 
     /**
@@ -149,8 +117,7 @@ public class SnapshotCompiler {
                 shares.put(spec.id(), new CacheRegistry.Share(spec.name(), maxBytes));
             }
         }
-        healthKeysInUse = new HashSet<>();
-        healthService.checkers().begin();
+        groups.begin();
         RoutingSnapshot snapshot = build(version, specs, caches.bind(shares), material);
         Map<UUID, VhostRuntime> next = new HashMap<>();
         Map<UUID, VhostUpstreams> upstreamStates = new HashMap<>();
@@ -182,7 +149,7 @@ public class SnapshotCompiler {
             names.add(vhost.name());
         }
         stats.retainVhosts(names);
-        health.keySet().retainAll(healthKeysInUse);
+        groups.published();
         return snapshot;
     }
 
@@ -201,10 +168,7 @@ public class SnapshotCompiler {
 
     /** Sets what sticky-cookie keys are derived from, for the compiles that follow. */
     public void useStickySecret(byte[] secret) {
-        if (secret.length < 16) {
-            throw new IllegalArgumentException("a sticky-cookie secret has at least 16 bytes");
-        }
-        stickySecret = secret.clone();
+        groups.useStickySecret(secret);
     }
 
     /** The {@code Via} pseudonym of this instance. */
@@ -217,12 +181,12 @@ public class SnapshotCompiler {
      * to apply them ({@code SnapshotReloader.recompile}).
      */
     public void useAddresses(UpstreamAddresses resolved) {
-        this.addresses = resolved;
+        groups.useAddresses(resolved);
     }
 
     /** Passive health of an upstream origin with the default TLS settings, if any vhost uses it. */
     public UpstreamHealth healthOf(String origin) {
-        return health.get(origin);
+        return groups.healthOf(origin);
     }
 
     /** @param stores the bound response stores by vhost id; null for a dry run, which binds nothing */
@@ -306,7 +270,7 @@ public class SnapshotCompiler {
                 : proxied && spec.circuitBreaker() != null ? runtime.claim(CircuitBreaker.KEY,
                 spec.circuitBreaker(), () -> new CircuitBreaker(spec.circuitBreaker(), eventLoops)) : null;
         UpstreamGroup group = inherited != null ? inherited.group() : proxied
-                ? group(spec, route, limits, bind, poolKeys, runtime, material.certificates(), breaker) : null;
+                ? groups.build(spec, route, limits, bind, poolKeys, runtime, material.certificates(), breaker) : null;
 
         long maxRequestBody = spec.maxRequestBody() != null ? spec.maxRequestBody() : defaultMaxRequestBody;
         CompressionPolicy compression = spec.compression().enabled() ? new CompressionPolicy(spec.compression()) : null;
@@ -329,91 +293,6 @@ public class SnapshotCompiler {
         UpstreamLimitsSpec set = spec.upstreamLimits();
         return new PoolLimits(connectTimeout, set.maxPending() != null ? set.maxPending() : defaultMaxPending,
                 set.queueTimeout() != null ? set.queueTimeout().toMillis() : connectTimeout);
-    }
-
-    /** @param route the route whose own upstreams these are (their labels name it), or null for the vhost's */
-    private UpstreamGroup group(VhostSpec spec, RouteSpec route, PoolLimits limits, boolean bind, Set<String> poolKeys,
-                                VhostRuntime runtime, Map<String, TlsTable.Entry> certificates,
-                                CircuitBreaker breaker) {
-        List<UpstreamTarget> targets = new ArrayList<>(spec.upstreams().size());
-        UpstreamAddresses resolved = addresses;
-        VhostUpstreams states = runtime.claim(VhostUpstreams.KEY, VhostUpstreams.COMPATIBILITY,
-                () -> new VhostUpstreams(eventLoops));
-        List<VhostUpstreams.Binding> bindings = new ArrayList<>(spec.upstreams().size());
-        for (UpstreamSpec upstream : spec.upstreams()) {
-            UpstreamTls.ClientCertificate clientCertificate = clientCertificate(upstream, certificates);
-            // A host name DNS answered for is one upstream per address; anything else is connected to as written.
-            List<InetAddress> hostAddresses = resolved.of(upstream.host());
-            List<InetAddress> each = hostAddresses == null ? Collections.singletonList(null) : hostAddresses;
-            for (InetAddress address : each) {
-                if (targets.size() == UpstreamGroup.MAX_UPSTREAMS) {
-                    LOG.warnf("vhost '%s': its upstreams' addresses make more than %d upstreams; the rest are left "
-                            + "out", spec.name(), UpstreamGroup.MAX_UPSTREAMS);
-                    break;
-                }
-                String healthKey = UpstreamTarget.healthKey(upstream, address, clientCertificate);
-                UpstreamHealth upstreamHealth = bind
-                        ? health.computeIfAbsent(healthKey, o -> new UpstreamHealth(maxFails, failTimeoutNanos))
-                        : new UpstreamHealth(maxFails, failTimeoutNanos);
-                if (bind) {
-                    healthKeysInUse.add(healthKey);
-                }
-                UpstreamTarget target = UpstreamTarget.of(targets.size(), upstream, address,
-                        limits.connectTimeoutMillis(), limits.maxPending(), upstreamHealth, clientCertificate);
-                if (bind && address == each.get(0)) {
-                    target.tls().warnIfUnverified(spec.name(), upstream);
-                }
-                poolKeys.add(target.poolKey());
-                targets.add(target);
-                // Each resolved address is an upstream of its own, checked and shown apart.
-                String label = (address == null ? upstream.url()
-                        : upstream.url() + " [" + address.getHostAddress() + "]")
-                        + (route == null ? "" : " (route " + route.name() + ")");
-                // A dry run starts no check: its upstreams count as healthy.
-                HealthChecker checker = bind && spec.healthCheck() != null
-                        ? healthService.checkers().use(target, healthKey, spec.healthCheck(), states.seedOf(label))
-                        : null;
-                bindings.add(new VhostUpstreams.Binding(label, checker, upstreamHealth, upstream.backup(),
-                        upstream.weight()));
-            }
-        }
-        BalanceSpec balance = spec.balance();
-        UpstreamSelector<?> selector = BalancePolicies.selector(balance, targets,
-                balance.policy() == BalanceSpec.Policy.STICKY ? stickyKey(spec.id()) : null);
-        // The loops' cursors and counts carry over while the policy, the upstreams and their weights stay the same.
-        UpstreamRuntime cursors = runtime.claim(UpstreamRuntime.KEY, selector.compatibility(),
-                () -> new UpstreamRuntime(eventLoops));
-        SlowStart slowStart = balance.slowStart().isZero() ? null : new SlowStart(balance.slowStart().toNanos());
-        UpstreamStatus[] watches = states.bind(spec.name(), bindings, spec.outlierDetection(), breaker, slowStart);
-        return new UpstreamGroup(targets, selector, cursors, watches, slowStart);
-    }
-
-    private static byte[] newStickySecret() {
-        byte[] secret = new byte[32];
-        new SecureRandom().nextBytes(secret);
-        return secret;
-    }
-
-    /** A vhost's sticky-cookie key: a cookie issued for one vhost is not accepted by another. */
-    private byte[] stickyKey(UUID vhost) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(stickySecret, "HmacSHA256"));
-            return mac.doFinal(("portico:sticky:" + vhost).getBytes(StandardCharsets.UTF_8));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("the JVM has no HmacSHA256", e);
-        }
-    }
-
-    /**
-     * The certificate an upstream presents when asked (mutual TLS), or null. One whose key could not be opened is
-     * left out: the upstream then refuses the handshake (502 upstream_tls_error) while everything else is served.
-     */
-    private static UpstreamTls.ClientCertificate clientCertificate(UpstreamSpec upstream,
-                                                                   Map<String, TlsTable.Entry> certificates) {
-        UUID id = upstream.tlsSettings().clientCertificate();
-        TlsTable.Entry entry = id == null ? null : certificates.get(id.toString());
-        return entry == null ? null : new UpstreamTls.ClientCertificate(entry.alias(), entry.chain(), entry.privateKey());
     }
 
     private ForwardStage forward(VhostSpec spec, UpstreamGroup group, PoolLimits limits, RetryPolicy retry) {
