@@ -18,13 +18,13 @@ set -euo pipefail
 
 LOG_NAME=api-writes.sh
 unset ONLY
+WRK_CONNECTIONS=${CONNECTIONS:-20}   # before run.sh sets its own default
 # shellcheck source=loadtests/run.sh
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/run.sh"
 
 RATE=${RATE:-20}
 DURATION=${DURATION:-60}
 KEEP=${KEEP:-50}
-CONNECTIONS=${CONNECTIONS:-20}
 ORIGIN_PORT_W=${ORIGIN_PORT_W:-18111}
 WRITES_HOST=writes.local
 ORIGIN_W_PID=""
@@ -44,14 +44,14 @@ api_writes_main() {
     create_vhost writes-traffic "$WRITES_HOST" "\"upstreams\":[{\"url\":\"http://127.0.0.1:$ORIGIN_PORT_W\"}]"
     wait_http "http://127.0.0.1:$PORTICO_PORT/" 30 "$PORTICO_PID" || true
 
-    log "data-plane traffic: wrk -c$CONNECTIONS for $((DURATION + 10))s; API writes: $RATE/s for ${DURATION}s"
-    timeout -k 5 $((DURATION + 70)) taskset -c "$LOAD_CPU" wrk -t1 -c"$CONNECTIONS" -d$((DURATION + 10))s \
+    log "data-plane traffic: wrk -c$WRK_CONNECTIONS for $((DURATION + 10))s; API writes: $RATE/s for ${DURATION}s"
+    timeout -k 5 $((DURATION + 70)) taskset -c "$LOAD_CPU" wrk -t1 -c"$WRK_CONNECTIONS" -d$((DURATION + 10))s \
         --latency -H "Host: $WRITES_HOST" "http://127.0.0.1:$PORTICO_PORT/" >"$WORK/wrk.txt" 2>&1 &
     local wrk_pid=$!
     sleep 5
     printf '\nAPI writes run %s (commit %s): %s writes/s for %ss, %s vhosts kept, wrk -c%s on the data plane\n' \
         "$(date -u +%Y-%m-%dT%H:%MZ)" "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')" \
-        "$RATE" "$DURATION" "$KEEP" "$CONNECTIONS"
+        "$RATE" "$DURATION" "$KEEP" "$WRK_CONNECTIONS"
     timeout -k 5 $((DURATION + 120)) taskset -c "$LOAD_CPU" python3 - "http://127.0.0.1:$PORTICO_API_PORT" \
         "$ADMIN_TOKEN" "$RATE" "$DURATION" "$KEEP" "$ORIGIN_PORT_W" <<'PY'
 import collections, concurrent.futures, json, sys, threading, time, urllib.error, urllib.request

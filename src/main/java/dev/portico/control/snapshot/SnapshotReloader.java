@@ -70,11 +70,28 @@ public class SnapshotReloader {
         }
     }
 
-    /** Reloads unless the published snapshot is already at {@code version} or newer. */
+    /**
+     * Reloads unless the published snapshot is already at {@code version} or newer. Checked again under the lock:
+     * API writes that commit while a reload runs wait for it, and its successor reads every commit made so far, so
+     * one reload serves them all instead of one full read and compile of every vhost per waiting writer (under
+     * churn those queued reloads were most of a write's latency).
+     */
     public void reloadAtLeast(long version) {
-        if (!holder.hasPublished() || holder.current().version() < version) {
-            reload();
+        if (publishedAtLeast(version)) {
+            return;
         }
+        lock.lock();
+        try {
+            if (!publishedAtLeast(version)) {
+                reload();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean publishedAtLeast(long version) {
+        return holder.hasPublished() && holder.current().version() >= version;
     }
 
     /**
