@@ -1,6 +1,6 @@
 package dev.portico.control.health;
 
-import dev.portico.control.snapshot.SnapshotReloader;
+import dev.portico.control.database.DatabaseReachability;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
@@ -15,14 +15,14 @@ import org.eclipse.microprofile.health.Readiness;
 @Singleton
 public class DatabaseReadiness implements HealthCheck {
 
-    private final SnapshotReloader reloader;
+    private final DatabaseReachability database;
 
-    public DatabaseReadiness(SnapshotReloader reloader) {
-        this.reloader = reloader;
+    public DatabaseReadiness(DatabaseReachability database) {
+        this.database = database;
     }
 
     @Override
     public HealthCheckResponse call() {
-        return DatabaseHealth.describe(reloader, "database").up().build();
+        return DatabaseHealth.describe(database, "database").up().build();
     }
 }

@@ -1,7 +1,7 @@
 package dev.portico.control.replicas;
 
 import dev.portico.cache.LocalPurge;
-import dev.portico.control.snapshot.SnapshotReloader;
+import dev.portico.control.database.DatabaseReachability;
 import io.agroal.api.AgroalDataSource;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
@@ -35,12 +35,12 @@ public class PurgeBroadcast implements ReplicaChannel {
     private final String instance = UUID.randomUUID().toString();
     private final AgroalDataSource dataSource;
     private final LocalPurge local;
-    private final SnapshotReloader reloader;
+    private final DatabaseReachability database;
 
-    public PurgeBroadcast(AgroalDataSource dataSource, LocalPurge local, SnapshotReloader reloader) {
+    public PurgeBroadcast(AgroalDataSource dataSource, LocalPurge local, DatabaseReachability database) {
         this.dataSource = dataSource;
         this.local = local;
-        this.reloader = reloader;
+        this.database = database;
     }
 
     /**
@@ -60,15 +60,15 @@ public class PurgeBroadcast implements ReplicaChannel {
     }
 
     /**
-     * Sends a payload made by {@link #payload}. Not tried while the reloader already finds the database
-     * unreachable, so a purge during an outage answers at once.
+     * Sends a payload made by {@link #payload}. Not tried once any database operation found the database
+     * unreachable ({@link DatabaseReachability}), so a purge during an outage answers at once.
      *
      * @return whether the notification was committed; false when the database could not be reached
      */
     public boolean send(String payload) {
-        if (!reloader.databaseReachable()) {
-            LOG.warnf("A cache purge was not sent to the other replicas: the database is unreachable (%s)",
-                    reloader.databaseError());
+        if (!database.reachable()) {
+            LOG.infof("A cache purge was not sent to the other replicas: the database is unreachable (%s)",
+                    database.error());
             return false;
         }
         try (Connection connection = dataSource.getConnection();
@@ -79,6 +79,11 @@ public class PurgeBroadcast implements ReplicaChannel {
             notify.execute();
             return true;
         } catch (SQLException e) {
+            if (database.reportFailure("a cache purge's NOTIFY", e)) {
+                LOG.infof("A cache purge was not sent to the other replicas: the database is unreachable (%s)",
+                        e.getMessage());
+                return false;
+            }
             LOG.warnf("A cache purge was not sent to the other replicas (SQLState %s): %s", e.getSQLState(),
                     e.getMessage());
             return false;

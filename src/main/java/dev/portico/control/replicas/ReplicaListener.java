@@ -1,5 +1,6 @@
 package dev.portico.control.replicas;
 
+import dev.portico.control.database.DatabaseReachability;
 import dev.portico.control.snapshot.ReloadSettings;
 import io.quarkus.arc.All;
 import io.quarkus.runtime.ShutdownEvent;
@@ -34,6 +35,7 @@ public class ReplicaListener {
 
     private final Map<String, ReplicaChannel> channels = new LinkedHashMap<>();
     private final ReloadSettings config;
+    private final DatabaseReachability database;
     private final Optional<String> url;
     private final Optional<String> username;
     private final Optional<String> password;
@@ -41,7 +43,7 @@ public class ReplicaListener {
     private volatile Connection connection;
     private Thread thread;
 
-    public ReplicaListener(@All List<ReplicaChannel> channels, ReloadSettings config,
+    public ReplicaListener(@All List<ReplicaChannel> channels, ReloadSettings config, DatabaseReachability database,
                                 @ConfigProperty(name = "quarkus.datasource.jdbc.url") Optional<String> url,
                                 @ConfigProperty(name = "quarkus.datasource.username") Optional<String> username,
                                 @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password) {
@@ -49,6 +51,7 @@ public class ReplicaListener {
             this.channels.put(channel.name(), channel);
         }
         this.config = config;
+        this.database = database;
         this.url = url;
         this.username = username;
         this.password = password;
@@ -84,7 +87,7 @@ public class ReplicaListener {
                     }
                 }
                 if (reconnecting) {
-                    LOG.info("Listening to the other replicas again");
+                    LOG.debug("Listening to the other replicas again");
                     channels.values().forEach(ReplicaChannel::onReconnected);
                 }
                 backoffMillis = 500;
@@ -101,7 +104,8 @@ public class ReplicaListener {
                 if (!running) {
                     return;
                 }
-                if (!reconnecting) {
+                // A lost connection is the outage DatabaseReachability logs once; anything else is the listener's own.
+                if (!database.reportFailure("the replica listener", e) && !reconnecting) {
                     LOG.warnf("Replica listener lost its database connection (%s); retrying", e.getMessage());
                 }
                 reconnecting = true;

@@ -15,4 +15,11 @@ public interface ReloadSettings {
     /** Safety net: compare the database's config version this often and reload when it moved. */
     @WithDefault("15s")
     Duration pollInterval();
+
+    /**
+     * While the database is unreachable, try it this often ({@code DatabaseReachability}); only such a probe ends an
+     * outage, so this bounds how long the API keeps answering 503 after PostgreSQL is back.
+     */
+    @WithDefault("1s")
+    Duration databaseProbeInterval();
 }

@@ -1,5 +1,6 @@
 package dev.portico.control.snapshot;
 
+import dev.portico.control.database.DatabaseReachability;
 import dev.portico.proxy.route.RoutingSnapshot;
 import dev.portico.proxy.route.OcspStaples;
 import dev.portico.proxy.route.SessionTicketKeys;
@@ -32,11 +33,10 @@ public class SnapshotReloader {
     private final VhostSource source;
     private final SnapshotCompiler compiler;
     private final SnapshotHolder holder;
+    private final DatabaseReachability database;
     private final ReentrantLock lock = new ReentrantLock();
     private volatile String lastError;
     private volatile Instant lastErrorAt;
-    private volatile boolean databaseReachable = true;
-    private volatile String databaseError;
     private volatile boolean stopping;
     private volatile String certificateProblem;
     private volatile SessionTicketKeys ticketKeys = SessionTicketKeys.NONE;
@@ -44,7 +44,9 @@ public class SnapshotReloader {
     /** What the published snapshot was compiled from, for {@link #recompile}; null before the first publish. */
     private VhostSource.Loaded published;
 
-    public SnapshotReloader(VhostSource source, SnapshotCompiler compiler, SnapshotHolder holder) {
+    public SnapshotReloader(VhostSource source, SnapshotCompiler compiler, SnapshotHolder holder,
+                            DatabaseReachability database) {
+        this.database = database;
         this.source = source;
         this.compiler = compiler;
         this.holder = holder;
@@ -61,11 +63,35 @@ public class SnapshotReloader {
         stopping = true;
     }
 
-    /** Reloads unless the published snapshot is already at {@code version} or newer. */
-    public void reloadAtLeast(long version) {
-        if (!holder.hasPublished() || holder.current().version() < version) {
+    /** Changes made on other replicas during the outage were not NOTIFYed to this one: catch up at once. */
+    void catchUp(@Observes DatabaseReachability.Recovered recovered) {
+        if (!stopping) {
             reload();
         }
+    }
+
+    /**
+     * Reloads unless the published snapshot is already at {@code version} or newer. Checked again under the lock:
+     * API writes that commit while a reload runs wait for it, and its successor reads every commit made so far, so
+     * one reload serves them all instead of one full read and compile of every vhost per waiting writer (under
+     * churn those queued reloads were most of a write's latency).
+     */
+    public void reloadAtLeast(long version) {
+        if (publishedAtLeast(version)) {
+            return;
+        }
+        lock.lock();
+        try {
+            if (!publishedAtLeast(version)) {
+                reload();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean publishedAtLeast(long version) {
+        return holder.hasPublished() && holder.current().version() >= version;
     }
 
     /**
@@ -80,18 +106,20 @@ public class SnapshotReloader {
             try {
                 loaded = source.load();
             } catch (CompileException e) {
-                databaseReachable = true;
-                databaseError = null;
+                database.reportReachable();
                 fail(e.getMessage());
                 return false;
             } catch (RuntimeException e) {
-                databaseReachable = false;
-                databaseError = rootMessage(e);
-                fail("cannot read the configuration: " + databaseError);
+                String message = "cannot read the configuration: " + rootMessage(e);
+                if (database.reportFailure("a snapshot reload", e)) {
+                    // The outage is logged once, by the reachability; this reload is simply not done.
+                    remember(message);
+                } else {
+                    fail(message);
+                }
                 return false;
             }
-            databaseReachable = true;
-            databaseError = null;
+            database.reportReachable();
             if (holder.hasPublished() && holder.current().version() >= loaded.version()) {
                 clearError(); // the served snapshot is the database's: nothing is failing
                 return true;
@@ -200,22 +228,21 @@ public class SnapshotReloader {
         if (stopping) {
             return;
         }
+        if (!database.reachable()) {
+            return; // the reachability's own, quicker probe finds out when it is back, and then a reload runs
+        }
         try {
             long version = source.currentVersion();
-            databaseReachable = true;
-            databaseError = null;
             if (!holder.hasPublished() || version != holder.current().version()) {
                 reload();
             } else if (lastError != null) {
                 clearError();
             }
         } catch (RuntimeException e) {
-            if (databaseReachable) {
-                LOG.warnf("Configuration database unreachable, serving snapshot %d: %s", holder.current().version(),
-                        rootMessage(e));
+            if (!database.reportFailure("the configuration poll", e)) {
+                LOG.warnf("Polling the configuration version failed, serving snapshot %d: %s",
+                        holder.current().version(), rootMessage(e));
             }
-            databaseReachable = false;
-            databaseError = rootMessage(e);
         }
     }
 
@@ -232,24 +259,19 @@ public class SnapshotReloader {
         return lastErrorAt;
     }
 
-    /** Whether the last database access of the reloader (load or poll) worked. */
-    public boolean databaseReachable() {
-        return databaseReachable;
-    }
-
-    public String databaseError() {
-        return databaseError;
-    }
-
     private void clearError() {
         lastError = null;
         lastErrorAt = null;
     }
 
     private void fail(String message) {
+        remember(message);
+        LOG.errorf("Routing snapshot not rebuilt, still serving version %d: %s", holder.current().version(), message);
+    }
+
+    private void remember(String message) {
         lastError = message;
         lastErrorAt = Instant.now();
-        LOG.errorf("Routing snapshot not rebuilt, still serving version %d: %s", holder.current().version(), message);
     }
 
     static String rootMessage(Throwable e) {

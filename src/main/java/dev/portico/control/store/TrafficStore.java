@@ -3,8 +3,10 @@ package dev.portico.control.store;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.portico.control.database.DatabaseReachability;
 import dev.portico.telemetry.analytics.AnalyticsSettings;
 import dev.portico.telemetry.analytics.offloop.BucketRefused;
+import dev.portico.telemetry.analytics.offloop.SinkUnreachable;
 import dev.portico.telemetry.analytics.offloop.TopItem;
 import dev.portico.telemetry.analytics.offloop.TrafficCounts;
 import dev.portico.telemetry.analytics.offloop.TrafficMinute;
@@ -32,8 +34,11 @@ public class TrafficStore implements TrafficSink {
     private final TrafficMinuteRepository repository;
     private final ObjectMapper json;
     private final int top;
+    private final DatabaseReachability database;
 
-    public TrafficStore(TrafficMinuteRepository repository, ObjectMapper json, AnalyticsSettings config) {
+    public TrafficStore(TrafficMinuteRepository repository, ObjectMapper json, AnalyticsSettings config,
+                        DatabaseReachability database) {
+        this.database = database;
         this.repository = repository;
         this.json = json;
         this.top = Math.max(1, config.top());
@@ -46,11 +51,21 @@ public class TrafficStore implements TrafficSink {
      */
     @Override
     public void save(List<TrafficMinute> minutes) {
-        QuarkusTransaction.requiringNew().timeout(TRANSACTION_TIMEOUT_SECONDS).run(() -> {
-            for (TrafficMinute minute : minutes) {
-                add(minute);
+        if (!database.reachable()) {
+            throw new SinkUnreachable(database.error(), null);
+        }
+        try {
+            QuarkusTransaction.requiringNew().timeout(TRANSACTION_TIMEOUT_SECONDS).run(() -> {
+                for (TrafficMinute minute : minutes) {
+                    add(minute);
+                }
+            });
+        } catch (RuntimeException e) {
+            if (database.reportFailure("the traffic analytics writer", e)) {
+                throw new SinkUnreachable(e.getMessage(), e);
             }
-        });
+            throw e;
+        }
     }
 
     /** A vhost's buckets that start in {@code [from, to)}, oldest first. */

@@ -115,6 +115,8 @@ final class ResponseForwarding implements BodyRelay.Outcome {
         call.releasePool();
         LOG.debugf("request %s: %s failed while streaming the response: %s", call.exchange().requestId(),
                 call.target().spec().origin(), cause);
+        UpstreamFailureLog.report(call.exchange().vhost().name(), call.target().spec().origin(),
+                "failed while streaming the response", LocalReason.UPSTREAM_RESET.code(), cause);
         call.exchange().abort(LocalReason.UPSTREAM_RESET);
     }
 

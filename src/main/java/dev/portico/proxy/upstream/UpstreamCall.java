@@ -243,6 +243,8 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
             reportFailure(error, AttemptOutcome.RESPONSE_FAILED);
             LOG.debugf("request %s: %s failed before responding: %s", exchange.requestId(), target.spec().origin(),
                     result.cause());
+            UpstreamFailureLog.report(exchange.vhost().name(), target.spec().origin(), "failed before responding",
+                    error.reason().code(), result.cause());
             failed(error);
             return;
         }

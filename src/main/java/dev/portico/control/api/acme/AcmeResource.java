@@ -1,5 +1,6 @@
 package dev.portico.control.api.acme;
 
+import dev.portico.control.api.error.NeedsDatabase;
 import dev.portico.control.acme.AcmeEnrollment;
 import dev.portico.control.acme.AcmeStateStore;
 import dev.portico.control.acme.AcmeVhostState;
@@ -26,6 +27,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 /** {@code /api/v1/vhosts/{id}/acme}: the state of a vhost's automatic certificate, and a forced renewal. */
+@NeedsDatabase
 @Path("/api/v1/vhosts/{id}/acme")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "vhosts")

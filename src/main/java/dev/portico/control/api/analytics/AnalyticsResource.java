@@ -1,5 +1,6 @@
 package dev.portico.control.api.analytics;
 
+import dev.portico.control.api.error.NeedsDatabase;
 import dev.portico.control.api.error.Problem;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -18,6 +19,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import java.util.UUID;
 
 /** {@code /api/v1/vhosts/{id}/analytics}: a vhost's stored traffic buckets, merged over a time range. */
+@NeedsDatabase
 @Path("/api/v1/vhosts/{id}/analytics")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "analytics")

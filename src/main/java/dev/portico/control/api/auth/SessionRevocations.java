@@ -1,7 +1,7 @@
 package dev.portico.control.api.auth;
 
 import dev.portico.control.replicas.ReplicaChannel;
-import dev.portico.control.snapshot.SnapshotReloader;
+import dev.portico.control.database.DatabaseReachability;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -55,11 +55,11 @@ public class SessionRevocations implements ReplicaChannel {
     /** Sign-outs the database did not take yet. */
     private final Queue<Revocation> unsaved = new ConcurrentLinkedQueue<>();
     private final AgroalDataSource dataSource;
-    private final SnapshotReloader reloader;
+    private final DatabaseReachability database;
 
-    public SessionRevocations(AgroalDataSource dataSource, SnapshotReloader reloader) {
+    public SessionRevocations(AgroalDataSource dataSource, DatabaseReachability database) {
         this.dataSource = dataSource;
-        this.reloader = reloader;
+        this.database = database;
     }
 
     void load(@Observes @Priority(SessionCookies.STARTUP_PRIORITY) StartupEvent event) {
@@ -75,7 +75,7 @@ public class SessionRevocations implements ReplicaChannel {
     public void revoke(DashboardSession session) {
         Revocation revocation = new Revocation(sha256Hex(session.id()), session.expiresAt().getEpochSecond());
         revoked.put(revocation.idSha256(), revocation.expiresAt());
-        if (!reloader.databaseReachable() || !store(revocation)) {
+        if (!database.reachable() || !store(revocation)) {
             unsaved.add(revocation);
             LOG.warn("A dashboard sign-out could not be stored (database unreachable): this replica refuses the "
                     + "session now, the others once the database is back");
@@ -88,8 +88,8 @@ public class SessionRevocations implements ReplicaChannel {
     void sync() {
         long now = Instant.now().getEpochSecond();
         revoked.values().removeIf(expiresAt -> expiresAt <= now);
-        if (!reloader.databaseReachable()) {
-            // The reloader's own poll finds out when it is back; meanwhile no call here waits for a connection.
+        if (!database.reachable()) {
+            // Its probe finds out when it is back (and syncs then); meanwhile no call here waits for a connection.
             return;
         }
         Revocation pending;
@@ -116,6 +116,7 @@ public class SessionRevocations implements ReplicaChannel {
                 }
             }
         } catch (SQLException e) {
+            database.reportFailure("the sign-out sync", e);
             LOG.debugf("Signed-out sessions not re-read (SQLState %s): %s", e.getSQLState(), e.getMessage());
         }
     }
@@ -142,6 +143,7 @@ public class SessionRevocations implements ReplicaChannel {
                 throw e;
             }
         } catch (SQLException e) {
+            database.reportFailure("storing a sign-out", e);
             LOG.debugf("A sign-out was not stored (SQLState %s): %s", e.getSQLState(), e.getMessage());
             return false;
         }
@@ -169,6 +171,11 @@ public class SessionRevocations implements ReplicaChannel {
 
     @Override
     public void onReconnected() {
+        sync();
+    }
+
+    /** Sign-outs made during the outage are stored as soon as the database answers again. */
+    void afterOutage(@Observes DatabaseReachability.Recovered recovered) {
         sync();
     }
 

@@ -1,5 +1,6 @@
 package dev.portico.control.api.certificate;
 
+import dev.portico.control.api.error.NeedsDatabase;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.portico.control.api.error.Problem;
 import jakarta.ws.rs.Consumes;
@@ -29,6 +30,7 @@ import java.util.UUID;
  * {@code /api/v1/certificates}: upload, list, read and delete TLS certificates. A vhost presents one by naming its
  * id in {@code tls.certificate}. Private keys go in and never come out.
  */
+@NeedsDatabase
 @Path("/api/v1/certificates")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)

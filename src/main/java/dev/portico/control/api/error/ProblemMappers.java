@@ -1,6 +1,7 @@
 package dev.portico.control.api.error;
 
 import com.fasterxml.jackson.core.JsonParseException;
+import dev.portico.control.database.DatabaseReachability;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -17,13 +18,18 @@ import org.hibernate.exception.ConstraintViolationException;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
-import java.sql.SQLException;
 import java.util.List;
 
 /** Turns every failure of the management API into an RFC 9457 problem document. */
 public class ProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+
+    private final DatabaseReachability database;
+
+    public ProblemMappers(DatabaseReachability database) {
+        this.database = database;
+    }
 
     @ServerExceptionMapper
     public Response apiProblem(ApiProblem problem, UriInfo uri) {
@@ -112,7 +118,10 @@ public class ProblemMappers {
         return allow == null ? response : response.header(HttpHeaders.ALLOW, allow);
     }
 
-    /** Persistence failures: stale versions, unique keys lost in a race, and an unreachable database. */
+    /**
+     * Persistence failures: stale versions, unique keys lost in a race, and an unreachable database, which is
+     * reported to {@link DatabaseReachability} at once so that health and status say so from this answer on.
+     */
     @ServerExceptionMapper
     public Response unexpected(RuntimeException e, UriInfo uri) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
@@ -133,24 +142,13 @@ public class ProblemMappers {
                             uri);
                 }
             }
-            if (t instanceof SQLException sql && isConnectionFailure(sql)) {
-                return apiProblem(ApiProblem.databaseUnavailable(), uri);
-            }
+        }
+        if (database.reportFailure("an API call", e)) {
+            return apiProblem(ApiProblem.databaseUnavailable(), uri);
         }
         LOG.error("Unexpected failure in the management API", e);
         return respond(500, "internal", "Internal Server Error",
                 "The request failed unexpectedly; see the server log", uri, List.of()).build();
-    }
-
-    /** SQLSTATE class 08 is "connection exception"; Agroal reports a pool that cannot connect without a state. */
-    private static boolean isConnectionFailure(SQLException e) {
-        String state = e.getSQLState();
-        if (state != null) {
-            return state.startsWith("08") || state.equals("57P01") || state.equals("57P03");
-        }
-        String message = String.valueOf(e.getMessage()).toLowerCase();
-        return message.contains("acquisition timeout") || message.contains("connection")
-                || message.contains("unable to acquire");
     }
 
     /** How the API documentation would name the JSON type a Java type is read from. */

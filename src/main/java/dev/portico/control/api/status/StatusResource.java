@@ -1,6 +1,7 @@
 package dev.portico.control.api.status;
 
 import dev.portico.control.api.error.Problem;
+import dev.portico.control.database.DatabaseReachability;
 import dev.portico.control.definition.StaticRootProbe;
 import dev.portico.control.snapshot.SnapshotReloader;
 import dev.portico.proxy.route.RoutingSnapshot;
@@ -37,9 +38,12 @@ public class StatusResource {
     private final AccessLog accessLog;
     private final UpstreamResolver resolver;
     private final UpstreamHealthService upstreamHealth;
+    private final DatabaseReachability database;
 
     public StatusResource(SnapshotHolder snapshots, SnapshotReloader reloader, DataPlaneServer dataPlane,
-                          AccessLog accessLog, UpstreamResolver resolver, UpstreamHealthService upstreamHealth) {
+                          AccessLog accessLog, UpstreamResolver resolver, UpstreamHealthService upstreamHealth,
+                          DatabaseReachability database) {
+        this.database = database;
         this.resolver = resolver;
         this.upstreamHealth = upstreamHealth;
         this.snapshots = snapshots;
@@ -62,7 +66,7 @@ public class StatusResource {
         String lastError = reloader.lastError();
         return new StatusView(snapshot.version(), snapshots.hasPublished() ? snapshot.builtAt() : null,
                 snapshot.vhosts().size(), lastError, lastError == null ? null : reloader.lastErrorAt(),
-                reloader.databaseReachable(), reloader.databaseError(), dataPlane.isListening(), dataPlane.port(),
+                database.reachable(), database.error(), database.unreachableSince(), dataPlane.isListening(), dataPlane.port(),
                 dataPlane.inFlight(), snapshot.viaPseudonym(), staticRootWarnings(snapshot),
                 AccessLogView.of(accessLog.status()), CertificateWarnings.of(dataPlane.presentedCertificates(),
                         reloader.certificateProblem(), Instant.now()),

@@ -14,8 +14,12 @@ public record StatusView(
         @Schema(description = "Why the last reload failed, if it did; the previous snapshot stays in service")
         String lastReloadError,
         @Schema(description = "When that reload failed; null while lastReloadError is null") Instant lastReloadErrorAt,
+        @Schema(description = "False from the first failed database operation (an API call, a reload, a purge's "
+                + "NOTIFY) until a probe reaches the database again; the API answers 503 meanwhile")
         boolean databaseReachable,
-        String databaseError,
+        @Schema(description = "Why the database is unreachable; null while it is reachable") String databaseError,
+        @Schema(description = "When the database became unreachable; null while it is reachable")
+        Instant databaseUnreachableSince,
         boolean dataPlaneListening,
         int dataPlanePort,
         int inFlightRequests,

@@ -1,5 +1,6 @@
 package dev.portico.control.api.vhost;
 
+import dev.portico.control.api.error.NeedsDatabase;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.portico.control.api.error.Problem;
 import dev.portico.control.definition.VhostDefinition;
@@ -36,6 +37,7 @@ import java.util.UUID;
  * Bodies arrive as a JSON tree and are bound by the validator, so a value of the wrong JSON type is reported together
  * with every other invalid field instead of alone.
  */
+@NeedsDatabase
 @Path("/api/v1/vhosts")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)

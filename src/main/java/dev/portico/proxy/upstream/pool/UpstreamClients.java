@@ -21,6 +21,7 @@ import io.vertx.core.http.RequestOptions;
 import io.vertx.core.impl.NoStackTraceTimeoutException;
 import io.vertx.core.net.KeyCertOptions;
 import io.vertx.core.net.PemTrustOptions;
+import org.jboss.logging.Logger;
 
 
 import java.util.HashMap;
@@ -36,6 +37,8 @@ import java.util.function.Supplier;
  * hops threads. Owned by one event loop: not thread-safe.
  */
 public final class UpstreamClients {
+
+    private static final Logger LOG = Logger.getLogger(UpstreamClients.class);
 
     /** Pool settings shared by every upstream. */
     public record Settings(int maxConnections, int keepAliveSeconds) {
@@ -126,6 +129,11 @@ public final class UpstreamClients {
                 // Runs as each connection opens, before its first request is written. UpstreamCodec is
                 // HTTP/1-only: an h2 connection's pipeline has no HTTP/1 codec to replace.
                 .withConnectHandler(connection -> {
+                    // Without a handler Vert.x logs a connection's failure at ERROR with no context ("recvAddress(..)
+                    // failed ... Connection reset by peer"). A request on the connection gets the failure too and
+                    // is answered and logged with its vhost (UpstreamFailureLog); an idle one is simply closed.
+                    connection.exceptionHandler(failure -> LOG.debugf("connection to %s failed: %s",
+                            target.spec().origin(), failure));
                     if (lane != null) {
                         lane.opened(connection);
                     }

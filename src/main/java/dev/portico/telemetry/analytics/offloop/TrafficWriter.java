@@ -94,8 +94,8 @@ final class TrafficWriter {
         }
         if (failing) {
             LOG.info("Traffic analytics: storing buckets again");
-            failing = false;
         }
+        failing = false;
     }
 
     /**
@@ -127,7 +127,9 @@ final class TrafficWriter {
     }
 
     private void outage(RuntimeException e) {
-        if (!failing) {
+        if (e instanceof SinkUnreachable) {
+            LOG.debugf("Traffic analytics: keeping buckets in memory until the database is back: %s", rootMessage(e));
+        } else if (!failing) {
             LOG.warnf("Traffic analytics: cannot store buckets, keeping at most the last buckets in memory "
                     + "and retrying: %s", rootMessage(e));
         }
