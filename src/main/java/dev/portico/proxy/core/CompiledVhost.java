@@ -1,6 +1,5 @@
 package dev.portico.proxy.core;
 
-import dev.portico.http.coding.CompressionPolicy;
 import dev.portico.proxy.core.counters.VhostStats;
 import dev.portico.vhost.VhostSpec;
 
@@ -13,7 +12,6 @@ public final class CompiledVhost {
     private final VhostSpec spec;
     private final Stage[] stages;
     private final VhostStats stats;
-    private final CompressionPolicy compression;
     private final VhostRuntime runtime;
     private final RouteSelector routes;
     private final boolean anyCompression;
@@ -22,15 +20,14 @@ public final class CompiledVhost {
      * @param routes chooses among the vhost's routes, or null when it has none
      * @param anyCompression whether the vhost or one of its routes compresses responses
      */
-    public CompiledVhost(VhostSpec spec, Stage[] stages, VhostStats stats, CompressionPolicy compression,
-                         VhostRuntime runtime, RouteSelector routes, boolean anyCompression) {
+    public CompiledVhost(VhostSpec spec, Stage[] stages, VhostStats stats, VhostRuntime runtime,
+                         RouteSelector routes, boolean anyCompression) {
         this.runtime = runtime;
         this.routes = routes;
         this.anyCompression = anyCompression;
         this.spec = spec;
         this.stages = stages;
         this.stats = stats;
-        this.compression = compression;
     }
 
     public VhostSpec spec() {
@@ -61,11 +58,6 @@ public final class CompiledVhost {
     /** Whether some response of the vhost may be compressed (by its own settings or a route's). */
     public boolean anyCompression() {
         return anyCompression;
-    }
-
-    /** How responses are compressed; null when this vhost does not compress. */
-    public CompressionPolicy compression() {
-        return compression;
     }
 
     /** The vhost's state that outlives snapshots (in-flight fills, file lookups), handed on by the next compile. */

@@ -231,8 +231,8 @@ public class SnapshotCompiler {
             });
             anyCompression |= spec.routes().stream().anyMatch(route -> route.spec().compression().enabled());
         }
-        return new CompiledVhost(spec, own.stages(), bind ? stats.forVhost(spec.name()) : null, own.compression(),
-                runtime, routes, anyCompression);
+        return new CompiledVhost(spec, own.stages(), bind ? stats.forVhost(spec.name()) : null, runtime, routes,
+                anyCompression);
     }
 
     /** One pipeline's stages, how it compresses (null when it does not), and its upstream group and breaker. */

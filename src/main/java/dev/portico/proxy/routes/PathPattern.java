@@ -85,15 +85,6 @@ final class PathPattern {
         return literalSegments;
     }
 
-    boolean caseSensitive() {
-        return caseSensitive;
-    }
-
-    /** Whether the whole of {@link #literalSegments} must be the whole path (an exact pattern). */
-    boolean exact() {
-        return kind == Kind.EXACT;
-    }
-
     /**
      * The part of {@code path} the pattern's last {@code *} matched ({@code $path} in a redirect): {@code ""} when it
      * matched nothing; null when the pattern does not match.
@@ -109,7 +100,7 @@ final class PathPattern {
                 if (text.equals(literal) || text.equals(literal + "/")) {
                     return "";
                 }
-                return text.startsWith(literal + "/") ? capture(path, literal.length() + 1) : null;
+                return text.startsWith(literal + "/") ? path.matchForm().substring(literal.length() + 1) : null;
             default:
                 Matcher m = regex.matcher(text);
                 if (!m.find()) {
@@ -117,20 +108,7 @@ final class PathPattern {
                 }
                 int group = m.groupCount();
                 // The capture keeps the client's case: only the comparison ignored it.
-                return group == 0 || m.start(group) < 0 ? "" : capture(path, m.start(group), m.end(group));
+                return group == 0 || m.start(group) < 0 ? "" : path.matchForm().substring(m.start(group), m.end(group));
         }
-    }
-
-    /** RE2's match of the whole form, for a regex rewrite: null when it does not match. */
-    Matcher matcher(String text) {
-        return regex == null ? null : regex.matcher(text);
-    }
-
-    private static String capture(RequestPath path, int from) {
-        return path.matchForm().substring(from);
-    }
-
-    private static String capture(RequestPath path, int from, int to) {
-        return path.matchForm().substring(from, to);
     }
 }

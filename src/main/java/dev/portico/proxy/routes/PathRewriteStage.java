@@ -38,7 +38,9 @@ public final class PathRewriteStage implements Stage {
     private final boolean caseSensitive;
 
     private PathRewriteStage(RouteSpec.Rewrite rewrite, boolean caseSensitive) {
-        this.strip = rewrite.stripPrefix() == null ? List.of() : segments(rewrite.stripPrefix());
+        List<String> prefix = rewrite.stripPrefix() == null ? List.of() : segments(rewrite.stripPrefix());
+        // Compared as the route matched: lower case unless it is case-sensitive, folded once here.
+        this.strip = caseSensitive ? prefix : prefix.stream().map(s -> s.toLowerCase(Locale.ROOT)).toList();
         this.addPrefix = rewrite.addPrefix();
         this.regex = rewrite.regex() == null ? null : Pattern.compile(rewrite.regex());
         this.replacement = rewrite.replacement();
@@ -98,8 +100,7 @@ public final class PathRewriteStage implements Stage {
         }
         for (int i = 0; i < strip.size(); i++) {
             String have = segments.get(i);
-            boolean same = caseSensitive ? have.equals(strip.get(i))
-                    : have.toLowerCase(Locale.ROOT).equals(strip.get(i).toLowerCase(Locale.ROOT));
+            boolean same = (caseSensitive ? have : have.toLowerCase(Locale.ROOT)).equals(strip.get(i));
             if (!same) {
                 return false;
             }

@@ -197,10 +197,6 @@ public final class RequestPath {
         return trailingSlash ? out.append('/').toString() : out.toString();
     }
 
-    public boolean trailingSlash() {
-        return trailingSlash;
-    }
-
     /** The query as received, without {@code ?}; null when the target had none. */
     public String query() {
         return query;

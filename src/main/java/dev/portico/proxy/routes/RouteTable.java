@@ -8,7 +8,6 @@ import dev.portico.vhost.RouteSpec;
 import io.vertx.core.MultiMap;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -48,14 +47,9 @@ public final class RouteTable implements RouteSelector {
                 // Keys ignore case; a case-sensitive pattern compares case itself when it is tried.
                 node = node.children.computeIfAbsent(segment.toLowerCase(Locale.ROOT), s -> new Node());
             }
+            // Routes arrive in their order, so each node's list is in it too: the walk stops at the first taker.
             node.routes.add(route);
         }
-        sort(root);
-    }
-
-    private static void sort(Node node) {
-        node.routes.sort(Comparator.comparingInt(CompiledRoute::index));
-        node.children.values().forEach(RouteTable::sort);
     }
 
     @Override
