@@ -69,6 +69,15 @@ public final class RouteTable implements RouteSelector {
         return matched.route().stages();
     }
 
+    /**
+     * The name of the route that took {@code exchange}, or null when none did (a vhost without routes, or a request
+     * that fell through to the vhost's own settings): for the access log.
+     */
+    public static String takenBy(Exchange exchange) {
+        MatchedRoute matched = exchange.get(MatchedRoute.SLOT);
+        return matched == null ? null : matched.route().spec().name();
+    }
+
     /** The first route that takes the request, or null. */
     MatchedRoute match(String method, MultiMap headers, String pathAndQuery) throws RequestPath.Invalid {
         RequestPath path = RequestPath.parse(pathAndQuery);

@@ -7,6 +7,7 @@ import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.RequestObserver;
 import dev.portico.proxy.core.RequestTarget;
 import dev.portico.proxy.core.outcome.LocalReason;
+import dev.portico.proxy.routes.RouteTable;
 import dev.portico.telemetry.Drops;
 import dev.portico.telemetry.accesslog.offloop.AccessLogWriter;
 import dev.portico.telemetry.accesslog.offloop.DropWarning;
@@ -264,6 +265,7 @@ public class AccessLog implements RequestObserver {
         r.tls = tls == null ? null : tls.description();
         r.sni = tls == null ? null : tls.serverName();
         r.attempts = exchange.upstream().attempts();
+        r.route = RouteTable.takenBy(exchange);
     }
 
     private static String protocol(HttpVersion version) {

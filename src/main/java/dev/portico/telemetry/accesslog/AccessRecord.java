@@ -52,4 +52,6 @@ final class AccessRecord {
     String sni;
     /** Upstream attempts the request took: 0 when it did not go upstream, more than 1 when it was retried. */
     int attempts;
+    /** The name of the vhost's route that took the request, or null when none did. */
+    String route;
 }

@@ -6,10 +6,12 @@ package dev.portico.telemetry.accesslog;
  * {"time":"2024-05-01T12:34:56.789Z","requestId":"...","vhost":"shop","client":"203.0.113.7","method":"GET",
  *  "path":"/cart?id=1","protocol":"HTTP/1.1","status":200,"bytesIn":0,"bytesOut":5120,"durationMs":12.345,
  *  "upstreamDurationMs":11.002,"upstream":"http://10.0.0.5:8080","reason":null,"userAgent":"curl/8.5.0",
- *  "referrer":null,"scheme":"https","tls":"TLSv1.3/TLS_AES_128_GCM_SHA256","sni":"shop.example","attempts":1}
+ *  "referrer":null,"scheme":"https","tls":"TLSv1.3/TLS_AES_128_GCM_SHA256","sni":"shop.example","attempts":1,
+ *  "route":"api"}
  * }</pre>
  * Durations are milliseconds with microsecond precision. {@code attempts} counts the upstream attempts (0 when the
- * request did not go upstream, more than 1 when it was retried). {@code tls} and {@code sni} are null on cleartext (and
+ * request did not go upstream, more than 1 when it was retried); {@code route} names the vhost's route that took the
+ * request, null when none did. {@code tls} and {@code sni} are null on cleartext (and
  * {@code sni} when the client sent no server name). Fields are only ever added at the end.
  */
 final class JsonFormatter implements LineFormatter {
@@ -60,6 +62,8 @@ final class JsonFormatter implements LineFormatter {
         out.ascii(",\"sni\":");
         text(out, r.sni);
         out.ascii(",\"attempts\":").number(r.attempts);
+        out.ascii(",\"route\":");
+        text(out, r.route);
         out.ascii("}\n");
     }
 

@@ -1,5 +1,7 @@
 package dev.portico.proxy.routes;
 
+import dev.portico.telemetry.accesslog.AccessLog;
+import dev.portico.testing.AccessLogLines;
 import dev.portico.testing.Api;
 import dev.portico.testing.DataPlaneTestSupport;
 import dev.portico.testing.PostgresResource;
@@ -12,6 +14,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,6 +30,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RoutesTest extends DataPlaneTestSupport {
 
     private final List<ScriptedOrigin> origins = new ArrayList<>();
+
+    @Inject
+    AccessLog accessLog;
 
     @AfterEach
     void closeOrigins() {
@@ -53,6 +59,10 @@ class RoutesTest extends DataPlaneTestSupport {
         return new JsonArray().add(new JsonObject().put("url", origin.url()));
     }
 
+    private JsonObject logLine(ProxyClient.Reply reply) {
+        return AccessLogLines.ofRequest(accessLog.file().orElseThrow(), reply.header("X-Request-Id"));
+    }
+
     private String raw(String host, String target) throws Exception {
         return RawHttp.exchange(dataPlane.port(), "GET " + target + " HTTP/1.1\r\nHost: " + host
                 + "\r\nConnection: close\r\n\r\n");
@@ -71,9 +81,14 @@ class RoutesTest extends DataPlaneTestSupport {
         assertEquals(List.of(site.url(), api.url() + " (route route-1)"), shown,
                 "the route's own upstreams are shown with the vhost's");
 
-        assertEquals("api /orders?x=1", client.get("shop.test", "/api/orders?x=1").text());
+        ProxyClient.Reply routed = client.get("shop.test", "/api/orders?x=1");
+        assertEquals("api /orders?x=1", routed.text());
         assertEquals("api /", client.get("shop.test", "/api").text(), "the prefix itself is the route's too");
-        assertEquals("site /apix", client.get("shop.test", "/apix").text(), "a prefix ends at a segment");
+        ProxyClient.Reply unrouted = client.get("shop.test", "/apix");
+        assertEquals("site /apix", unrouted.text(), "a prefix ends at a segment");
+        assertEquals("route-1", logLine(routed).getString("route"), "the access log names the route");
+        assertTrue(logLine(unrouted).containsKey("route"));
+        assertEquals(null, logLine(unrouted).getValue("route"), "null when the vhost's own settings served");
         assertEquals("site /", client.get("shop.test", "/").text());
         // The kept segments are the client's own bytes: nothing decoded, nothing encoded again.
         assertTrue(raw("shop.test", "/api/a%20b/c%2fd/%C3%A9?q=%41").contains("api /a%20b/c%2fd/%C3%A9?q=%41"));

@@ -35,7 +35,7 @@ class JsonFormatterTest {
                 + "\"userAgent\":\"Mozilla/5.0 (X11; Linux x86_64)\","
                 + "\"referrer\":\"https://shop.example.com/list?page=2\",\"scheme\":\"https\","
                 + "\"tls\":\"TLSv1.3/TLS_AES_128_GCM_SHA256\",\"sni\":\"shop.example.com\","
-                + "\"attempts\":1}\n", line);
+                + "\"attempts\":1,\"route\":\"api\"}\n", line);
     }
 
     @Test
@@ -50,9 +50,10 @@ class JsonFormatterTest {
         r.status = 404;
         r.tls = null;
         r.sni = null;
+        r.route = null;
         JsonObject json = line(r);
         for (String field : List.of("vhost", "upstream", "upstreamDurationMs", "userAgent", "referrer", "tls",
-                "sni")) {
+                "sni", "route")) {
             assertTrue(json.containsKey(field), field);
             assertNull(json.getValue(field), field);
         }

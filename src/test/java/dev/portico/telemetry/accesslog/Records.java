@@ -33,6 +33,7 @@ final class Records {
         r.tls = "TLSv1.3/TLS_AES_128_GCM_SHA256";
         r.sni = "shop.example.com";
         r.attempts = 1;
+        r.route = "api";
         return r;
     }
 
