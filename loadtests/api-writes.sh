@@ -53,11 +53,34 @@ api_writes_main() {
         "$(date -u +%Y-%m-%dT%H:%MZ)" "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')" \
         "$RATE" "$DURATION" "$KEEP" "$WRK_CONNECTIONS"
     timeout -k 5 $((DURATION + 120)) taskset -c "$LOAD_CPU" python3 - "http://127.0.0.1:$PORTICO_API_PORT" \
-        "$ADMIN_TOKEN" "$RATE" "$DURATION" "$KEEP" "$ORIGIN_PORT_W" <<'PY'
-import collections, concurrent.futures, json, sys, threading, time, urllib.error, urllib.request
+        "$ADMIN_TOKEN" "$RATE" "$DURATION" "$KEEP" "$ORIGIN_PORT_W" \
+        "http://127.0.0.1:$PORTICO_MGMT_PORT/q/metrics" <<'PY'
+import collections, concurrent.futures, json, re, sys, threading, time, urllib.error, urllib.request
 
-base, token, rate, duration, keep, origin = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4]), \
-    int(sys.argv[5]), sys.argv[6]
+base, token, rate, duration, keep, origin, metrics = sys.argv[1], sys.argv[2], float(sys.argv[3]), \
+    int(sys.argv[4]), int(sys.argv[5]), sys.argv[6], sys.argv[7]
+
+PHASES = ["commit", "publish", "reload_read", "reload_compile"]
+
+def phase_series():
+    """portico_configuration_write_seconds per phase: count, sum, max and the histogram's cumulative buckets."""
+    text = urllib.request.urlopen(metrics, timeout=10).read().decode()
+    found = {}
+    for phase in PHASES:
+        values = {"buckets": {}}
+        for line in text.splitlines():
+            m = re.match(r'portico_configuration_write_seconds_(count|sum|max|bucket)\{(.*)\} ([0-9.eE+-]+)$', line)
+            if not m or 'phase="%s"' % phase not in m.group(2):
+                continue
+            if m.group(1) == "bucket":
+                le = re.search(r'le="([^"]+)"', m.group(2)).group(1)
+                values["buckets"][float("inf") if le == "+Inf" else float(le)] = float(m.group(3))
+            else:
+                values[m.group(1)] = float(m.group(3))
+        found[phase] = values
+    return found
+
+phases_before = phase_series()
 lock = threading.Lock()
 times = collections.defaultdict(list)
 failures = collections.Counter()
@@ -135,6 +158,18 @@ for op in ["create", "update", "delete"] + ["all"]:
     if values:
         print("%-7s n=%-5d p50=%7.1f ms  p99=%7.1f ms  max=%7.1f ms" % (op, len(values), pct(values, 50),
               pct(values, 99), max(values)))
+# Where the writes' time went (ConfigurationWriteTimings): publish = waiting for the reloader + a reload.
+phases_after = phase_series()
+for phase in PHASES:
+    a, b = phases_after[phase], phases_before[phase]
+    n = a.get("count", 0) - b.get("count", 0)
+    if n <= 0:
+        continue
+    mean = (a.get("sum", 0) - b.get("sum", 0)) / n * 1000
+    p99 = next((le for le in sorted(a["buckets"]) if a["buckets"][le] - b["buckets"].get(le, 0) >= 0.99 * n),
+               float("inf"))
+    print("phase %-14s n=%-5d mean=%7.1f ms  p99<=%7.0f ms  max=%7.1f ms" % (phase, n, mean, p99 * 1000,
+          a.get("max", 0) * 1000))
 print("non-2xx or failed answers: " + (", ".join("%s x%d" % kv for kv in sorted(failures.items())) or "none"))
 # Leave no vhost of this run behind (the embedded database goes with the work directory anyway).
 for vid, tag, n in list(alive):

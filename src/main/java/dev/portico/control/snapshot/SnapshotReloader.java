@@ -34,6 +34,7 @@ public class SnapshotReloader {
     private final SnapshotCompiler compiler;
     private final SnapshotHolder holder;
     private final DatabaseReachability database;
+    private final ConfigurationWriteTimings timings;
     private final ReentrantLock lock = new ReentrantLock();
     private volatile String lastError;
     private volatile Instant lastErrorAt;
@@ -45,8 +46,9 @@ public class SnapshotReloader {
     private VhostSource.Loaded published;
 
     public SnapshotReloader(VhostSource source, SnapshotCompiler compiler, SnapshotHolder holder,
-                            DatabaseReachability database) {
+                            DatabaseReachability database, ConfigurationWriteTimings timings) {
         this.database = database;
+        this.timings = timings;
         this.source = source;
         this.compiler = compiler;
         this.holder = holder;
@@ -103,6 +105,7 @@ public class SnapshotReloader {
         lock.lock();
         try {
             VhostSource.Loaded loaded;
+            long reading = System.nanoTime();
             try {
                 loaded = source.load();
             } catch (CompileException e) {
@@ -120,11 +123,13 @@ public class SnapshotReloader {
                 return false;
             }
             database.reportReachable();
+            timings.since(ConfigurationWriteTimings.Phase.RELOAD_READ, reading);
             if (holder.hasPublished() && holder.current().version() >= loaded.version()) {
                 clearError(); // the served snapshot is the database's: nothing is failing
                 return true;
             }
             RoutingSnapshot snapshot;
+            long compiling = System.nanoTime();
             try {
                 snapshot = compiler.compile(loaded.version(), loaded.vhosts(), loaded.tls());
             } catch (RuntimeException e) {
@@ -132,6 +137,7 @@ public class SnapshotReloader {
                 return false;
             }
             publishWithClockState(snapshot);
+            timings.since(ConfigurationWriteTimings.Phase.RELOAD_COMPILE, compiling);
             published = loaded;
             certificateProblem = loaded.certificateProblem();
             if (certificateProblem != null) {

@@ -7,6 +7,7 @@ import dev.portico.control.definition.VhostDefinition;
 import dev.portico.control.definition.VhostMapper;
 import dev.portico.control.definition.VhostValidator;
 import dev.portico.control.definition.VhostView;
+import dev.portico.control.snapshot.ConfigurationWriteTimings;
 import dev.portico.control.snapshot.SnapshotReloader;
 import dev.portico.control.certificates.CertificateFacts;
 import dev.portico.control.store.CertificateEntity;
@@ -40,9 +41,11 @@ public class VhostService {
     private final SnapshotCompiler compiler;
     private final SnapshotReloader reloader;
     private final CertificateRepository certificates;
+    private final ConfigurationWriteTimings timings;
 
     public VhostService(VhostRepository repository, SnapshotCompiler compiler, SnapshotReloader reloader,
-                        CertificateRepository certificates) {
+                        CertificateRepository certificates, ConfigurationWriteTimings timings) {
+        this.timings = timings;
         this.repository = repository;
         this.compiler = compiler;
         this.reloader = reloader;
@@ -59,6 +62,7 @@ public class VhostService {
 
     /** @param input the request body as parsed JSON; it is bound and validated here, every bad field at once */
     public VhostView create(JsonNode input) {
+        long started = System.nanoTime();
         VhostDefinition definition = VhostValidator.normalise(input);
         Committed committed = QuarkusTransaction.requiringNew().call(() -> {
             UUID id = UUID.randomUUID();
@@ -74,12 +78,13 @@ public class VhostService {
             repository.flush();
             return new Committed(entity.toView(), repository.bumpConfigVersion());
         });
-        reloader.reloadAtLeast(committed.configVersion());
+        publish(started, committed.configVersion());
         return committed.view();
     }
 
     /** @param ifMatch the If-Match header, or null; see {@link IfMatch} */
     public VhostView replace(UUID id, JsonNode input, String ifMatch) {
+        long started = System.nanoTime();
         VhostDefinition definition = VhostValidator.normalise(input);
         Committed committed = QuarkusTransaction.requiringNew().call(() -> {
             VhostEntity entity = find(id);
@@ -91,11 +96,12 @@ public class VhostService {
             repository.flush();
             return new Committed(entity.toView(), repository.bumpConfigVersion());
         });
-        reloader.reloadAtLeast(committed.configVersion());
+        publish(started, committed.configVersion());
         return committed.view();
     }
 
     public void delete(UUID id, String ifMatch) {
+        long started = System.nanoTime();
         long configVersion = QuarkusTransaction.requiringNew().call(() -> {
             VhostEntity entity = find(id);
             checkVersion(entity, ifMatch);
@@ -103,7 +109,15 @@ public class VhostService {
             repository.flush();
             return repository.bumpConfigVersion();
         });
+        publish(started, configVersion);
+    }
+
+    /** Waits until the change committed at {@code configVersion} serves, timing both phases of the write. */
+    private void publish(long started, long configVersion) {
+        long committed = System.nanoTime();
+        timings.since(ConfigurationWriteTimings.Phase.COMMIT, started);
         reloader.reloadAtLeast(configVersion);
+        timings.since(ConfigurationWriteTimings.Phase.PUBLISH, committed);
     }
 
     private VhostEntity find(UUID id) {
