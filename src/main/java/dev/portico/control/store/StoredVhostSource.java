@@ -1,5 +1,6 @@
 package dev.portico.control.store;
 
+import dev.portico.control.definition.VhostMapper;
 import dev.portico.control.secrets.SecretBox;
 import dev.portico.control.secrets.SecretKeySource;
 import dev.portico.control.secrets.SecretUnreadableException;
@@ -46,7 +47,8 @@ public class StoredVhostSource implements VhostSource {
             // Version first: rows read afterwards are at least that new, so a snapshot never claims a version
             // whose changes it lacks (at worst it has newer rows, and the next notification reloads again).
             long version = repository.configVersion();
-            List<VhostSpec> specs = repository.listByName().stream().map(StoredVhostSource::toSpec).toList();
+            List<VhostSpec> specs = repository.definitionsByName().stream().map(StoredVhostSource::toSpec)
+                    .toList();
             List<String> problems = new ArrayList<>();
             Map<String, TlsTable.Entry> entries = openCertificates(problems);
             TlsMaterial tls = new TlsMaterial(entries, acmeCertificates(), acme.liveChallenges());
@@ -100,11 +102,11 @@ public class StoredVhostSource implements VhostSource {
     }
 
     /** A row the API would never have written (edited by hand, or by another Portico version) fails the build. */
-    private static VhostSpec toSpec(VhostEntity entity) {
+    private static VhostSpec toSpec(VhostRepository.StoredDefinition row) {
         try {
-            return entity.toSpec();
+            return VhostMapper.toSpec(row.id(), row.version(), row.definition());
         } catch (RuntimeException e) {
-            throw new CompileException(entity.name, "definition", "stored definition is not valid: " + e.getMessage());
+            throw new CompileException(row.name(), "definition", "stored definition is not valid: " + e.getMessage());
         }
     }
 

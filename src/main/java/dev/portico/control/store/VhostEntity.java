@@ -2,7 +2,6 @@ package dev.portico.control.store;
 
 import dev.portico.control.definition.VhostMapper;
 import dev.portico.control.definition.VhostView;
-import dev.portico.vhost.VhostSpec;
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 import jakarta.persistence.CollectionTable;
 import jakarta.persistence.Column;
@@ -63,10 +62,5 @@ public class VhostEntity extends PanacheEntityBase {
     /** This row as the API shows it. */
     public VhostView toView() {
         return VhostMapper.toView(id, version, definition, createdAt, updatedAt);
-    }
-
-    /** This row as the snapshot compiler takes it; throws when the stored JSON is not a definition. */
-    public VhostSpec toSpec() {
-        return VhostMapper.toSpec(id, version, definition);
     }
 }

@@ -17,6 +17,21 @@ public class VhostRepository implements PanacheRepositoryBase<VhostEntity, UUID>
         return list("order by lower(name)");
     }
 
+    /** What the routing snapshot is built from: one stored row, without its entity. */
+    public record StoredDefinition(UUID id, String name, long version, String definition) {
+    }
+
+    /**
+     * Every vhost's stored definition, in name order, by one query. The entities would cost a query per vhost for
+     * their host names (an eager collection the snapshot does not need: the definition has them) and Hibernate's
+     * copies for dirty checking; under API churn that read was most of each reload.
+     */
+    public List<StoredDefinition> definitionsByName() {
+        return getEntityManager().createQuery("select new " + StoredDefinition.class.getName()
+                + "(v.id, v.name, v.version, v.definition) from VhostEntity v order by lower(v.name)",
+                StoredDefinition.class).getResultList();
+    }
+
     public Optional<VhostEntity> findByName(String name) {
         return find("lower(name) = lower(?1)", name).firstResultOptional();
     }
