@@ -210,4 +210,36 @@ class BasicAuthTest extends DataPlaneTestSupport {
             assertEquals(2, origin.count("/page"));
         }
     }
+
+    @Test
+    void aRouteCarriesItsOwnPolicies() {
+        origin = ScriptedOrigin.start().on("/admin/panel", Reply.of(200, "admin"))
+                .on("/api/items", Reply.of(200, "items")).on("/page", Reply.of(200, "page"));
+        vhost(Api.vhost("mixed.test", "mixed.test", origin.url()).put("routes", new JsonArray()
+                .add(new JsonObject().put("name", "admin").put("match", new JsonObject().put("path", "/admin/*"))
+                        .put("basicAuth", staff(user("ann", "password", "adm1n"))))
+                .add(new JsonObject().put("name", "api").put("match", new JsonObject().put("path", "/api/*"))
+                        .put("rateLimit", new JsonObject().put("requestsPerSecond", 0.01).put("burst", 2)))));
+        ProxyClient client = client();
+
+        assertRefused(client.get("mixed.test", "/admin/panel"), "auth_required");
+        assertRefused(client.get("mixed.test", "/ADMIN/panel"), "auth_required");
+        assertRefused(client.get("mixed.test", "/x/../admin/panel"), "auth_required");
+        for (int i = 0; i < 4; i++) {
+            assertEquals(200, client.send(HttpMethod.GET, "mixed.test", "/admin/panel", "Authorization",
+                    basic("ann", "adm1n")).status(), "the admin route has no rate limit");
+        }
+        assertEquals(200, client.get("mixed.test", "/api/items").status());
+        assertEquals(200, client.get("mixed.test", "/api/items").status());
+        ProxyClient.Reply limited = client.get("mixed.test", "/api/items");
+        assertEquals(429, limited.status());
+        assertEquals("rate_limited", limited.json().getString("reason"));
+        for (int i = 0; i < 4; i++) {
+            assertEquals(200, client.get("mixed.test", "/page").status(), "the vhost itself has neither policy");
+        }
+
+        String shown = Api.given().get("/api/v1/vhosts").asString();
+        assertFalse(shown.contains("adm1n"), "a route's password is stored as a hash too: " + shown);
+        assertTrue(shown.contains("$2y$10$"), shown);
+    }
 }
