@@ -7,11 +7,11 @@ import dev.portico.testing.ProxyClient;
 import dev.portico.testing.Scrape;
 import dev.portico.testing.ScriptedOrigin;
 import dev.portico.testing.ScriptedOrigin.Reply;
+import dev.portico.testing.TrustedLoopback;
 import dev.portico.testing.TestVertx;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;
@@ -34,16 +34,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * proxy): the 429 and its headers, each kind of key, snapshot swaps, and many connections at once over the loops.
  */
 @QuarkusTest
-@TestProfile(RateLimitTest.TrustedLoopback.class)
+@TestProfile(TrustedLoopback.class)
 @QuarkusTestResource(value = PostgresResource.class, restrictToAnnotatedClass = false)
 class RateLimitTest extends DataPlaneTestSupport {
-
-    public static final class TrustedLoopback implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("portico.dataplane.trusted-proxies", "127.0.0.3");
-        }
-    }
 
     @TestHTTPResource(value = "/metrics", management = true)
     URL metrics;
