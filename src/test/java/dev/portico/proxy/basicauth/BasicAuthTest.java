@@ -178,12 +178,13 @@ class BasicAuthTest extends DataPlaneTestSupport {
     void aFloodOfGuessesGets503WhileARememberedCredentialStillPasses() {
         // A costly hash keeps the few workers busy; ann's cheap one is checked once, then remembered.
         guarded("flood.test", staff(user("slow", "hash", bcrypt("right", 12)), user("ann", "hash", bcrypt("a", 4))));
-        try (ProxyClient client = new ProxyClient(dataPlane.port(), "127.0.0.1", null, 100)) {
+        int flood = 3 * PasswordWorkers.MAX_QUEUED + 16;
+        try (ProxyClient client = new ProxyClient(dataPlane.port(), "127.0.0.1", null, flood + 2)) {
             assertEquals(200, client.send(HttpMethod.GET, "flood.test", "/page", "Authorization",
                     basic("ann", "a")).status());
 
             List<Future<ProxyClient.Reply>> guesses = new ArrayList<>();
-            for (int i = 0; i < 80; i++) {
+            for (int i = 0; i < flood; i++) {
                 guesses.add(client.sendAsync(HttpMethod.GET, "flood.test", "/page",
                         Map.of("Authorization", basic("slow", "guess-" + i)), null));
             }
