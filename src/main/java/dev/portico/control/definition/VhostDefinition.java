@@ -123,6 +123,10 @@ public record VhostDefinition(
         String wwwRedirect,
         @Schema(description = "IP rules on the client address; null (left out) lets every client in")
         AccessDefinition access,
+        @Schema(description = "HTTP Basic authentication; null (left out) asks for none")
+        BasicAuthDefinition basicAuth,
+        @Schema(description = "A token-bucket rate limit per client, header, claim or route; null for none")
+        RateLimitDefinition rateLimit,
         @Schema(description = "Path routes tried in order before the vhost's own settings; first match wins; at "
                 + "most " + RouteSettingsCheck.MAX_ROUTES)
         List<RouteDefinition> routes) {

@@ -77,6 +77,8 @@ public final class VhostMapper {
                 UpstreamLimitsSettingsCheck.toSpec(d.upstreamLimits()),
                 d.wwwRedirect() == null ? null : WwwRedirect.ofToken(d.wwwRedirect()),
                 AccessSettingsCheck.toSpec(d.access()),
+                BasicAuthSettingsCheck.toSpec(d.basicAuth()),
+                RateLimitSettingsCheck.toSpec(d.rateLimit()),
                 d.routes() == null ? List.of()
                         : d.routes().stream().map(route -> routeSpec(id, version, d, route)).toList());
     }

@@ -73,7 +73,7 @@ public final class VhostValidator {
         if (!all.isEmpty()) {
             throw ApiProblem.invalid(all);
         }
-        return checked.definition();
+        return BasicAuthSettingsCheck.hashPasswords(checked.definition());
     }
 
     /** A definition normalised as far as it could be, and what is wrong with it. */
@@ -132,6 +132,8 @@ public final class VhostValidator {
                 UpstreamLimitsSettingsCheck.normalise(in.upstreamLimits(), v.errors),
                 WwwRedirectCheck.normalise(in.wwwRedirect(), hostnames, v.errors),
                 AccessSettingsCheck.normalise(in.access(), v.errors),
+                BasicAuthSettingsCheck.normalise(in.basicAuth(), v.errors),
+                RateLimitSettingsCheck.normalise(in.rateLimit(), v.errors),
                 // Last: a route's errors that the vhost has too are left out, so the vhost's must all be known.
                 in.routes() == null || in.routes().isEmpty() ? null : RouteSettingsCheck.normalise(in, v.errors));
         return new Checked(out, v.errors);

@@ -68,6 +68,10 @@ public record VhostView(
         String wwwRedirect,
         @Schema(description = "The IP rules in their normal form (network/prefix); null for none")
         AccessDefinition access,
+        @Schema(description = "Basic authentication with every user's hash (never a password); null for none")
+        BasicAuthDefinition basicAuth,
+        @Schema(description = "The rate limit with its defaults filled in; null for none")
+        RateLimitDefinition rateLimit,
         @Schema(description = "The routes with their overrides normalised; empty for none")
         List<RouteDefinition> routes,
         Instant createdAt,
@@ -101,6 +105,8 @@ public record VhostView(
                 d.upstreamLimits(),
                 d.wwwRedirect(),
                 d.access(),
+                d.basicAuth(),
+                d.rateLimit(),
                 d.routes() == null ? List.of() : d.routes(),
                 createdAt,
                 updatedAt,

@@ -3,6 +3,7 @@ package dev.portico.proxy.route;
 import dev.portico.http.TrustedProxies;
 import dev.portico.proxy.access.AccessRulesStage;
 import dev.portico.proxy.acme.AcmeChallengeStage;
+import dev.portico.proxy.basicauth.BasicAuthStage;
 import dev.portico.proxy.cache.CacheStage;
 import dev.portico.proxy.core.StageFactory;
 import dev.portico.proxy.encoding.CompressionStage;
@@ -15,6 +16,7 @@ import dev.portico.proxy.https.StrictTransportSecurityStage;
 import dev.portico.proxy.https.WwwRedirectStage;
 import dev.portico.proxy.limits.InFlightLimitStage;
 import dev.portico.proxy.limits.RequestBodyLimitStage;
+import dev.portico.proxy.ratelimit.RateLimitStage;
 import dev.portico.proxy.routes.PathRewriteStage;
 import dev.portico.proxy.routes.RouteReplyStage;
 
@@ -53,6 +55,12 @@ final class StageRegistry {
                 // Before anything that reads, caches, serves or forwards: a refused client never gets a cached answer
                 // and does not count against the in-flight limit. After the response edits, which the 403 carries.
                 AccessRulesStage.factory(trusted),
+                // Basic auth after the IP rules (a refused address never costs a password check), before what the
+                // user may be counted by (a rate limit per user) and anything that serves or forwards.
+                BasicAuthStage.FACTORY,
+                // After authentication, which may name the key (claim:user); before the in-flight count, so a limited
+                // client holds no slot of it.
+                RateLimitStage.factory(trusted),
                 // Shedding comes before any work of the request; after the response edits, which the 503 carries.
                 InFlightLimitStage.FACTORY,
                 // Before anything that could read the body or answer 100-continue; after the response edits, so a

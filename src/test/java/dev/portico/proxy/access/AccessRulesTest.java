@@ -6,10 +6,10 @@ import dev.portico.testing.ProxyClient;
 import dev.portico.testing.Scrape;
 import dev.portico.testing.ScriptedOrigin;
 import dev.portico.testing.ScriptedOrigin.Reply;
+import dev.portico.testing.TrustedLoopback;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
@@ -20,7 +20,6 @@ import dev.portico.testing.PostgresResource;
 
 import java.net.URL;
 import java.util.List;
-import java.util.Map;
 
 import static dev.portico.testing.Problems.assertInvalid;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,16 +30,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
  * 127.0.0.2 connect directly, 127.0.0.3 is a trusted proxy whose {@code X-Forwarded-For} names the client.
  */
 @QuarkusTest
-@TestProfile(AccessRulesTest.TrustedLoopback.class)
+@TestProfile(TrustedLoopback.class)
 @QuarkusTestResource(value = PostgresResource.class, restrictToAnnotatedClass = false)
 class AccessRulesTest extends DataPlaneTestSupport {
-
-    public static final class TrustedLoopback implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("portico.dataplane.trusted-proxies", "127.0.0.3");
-        }
-    }
 
     @TestHTTPResource(value = "/metrics", management = true)
     URL metrics;

@@ -44,6 +44,11 @@ public enum LocalReason {
     FORWARD_AUTH_ERROR(502, "forward_auth_error", "Bad Gateway"),
     /** The client's token bucket of the vhost's or route's {@code rateLimit} is empty: 429 with Retry-After. */
     RATE_LIMITED(429, "rate_limited", "Too Many Requests"),
+    /**
+     * Too many password checks of basic auth are waiting for the few workers that run them: refused at once with
+     * {@code Retry-After} so a flood of guesses cannot queue unbounded work.
+     */
+    AUTH_BUSY(503, "auth_busy", "Service Unavailable"),
     /** A route's {@code respond}: Portico answers with the route's fixed status and body. */
     ROUTE_RESPONSE(200, "route_response", "OK"),
     /** A route's {@code redirect}: Portico answers with the route's redirect. */

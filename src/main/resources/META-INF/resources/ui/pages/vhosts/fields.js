@@ -30,6 +30,12 @@ export const SECTIONS = [
           { key: 'deny', label: 'Deny', type: 'list', placeholder: '192.0.2.7',
             help: 'One IPv4 or IPv6 block (or address) per line' },
         ] },
+      { key: 'basicAuth', label: 'Basic auth (JSON)', type: 'json', rows: 4,
+        placeholder: '{"realm": "staff", "users": [{"name": "ann", "password": "..."}]}',
+        help: 'A password is stored only as its bcrypt hash; or give "hash" (bcrypt or argon2id). 401 auth_required / auth_failed' },
+      { key: 'rateLimit', label: 'Rate limit (JSON)', type: 'json', rows: 2,
+        placeholder: '{"requestsPerSecond": 5, "burst": 10, "key": "client"}',
+        help: 'Token bucket per client, header:Name, claim:name or route, per instance; 429 rate_limited' },
     ],
   },
   {
