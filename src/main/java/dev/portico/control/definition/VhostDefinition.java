@@ -123,6 +123,9 @@ public record VhostDefinition(
         String wwwRedirect,
         @Schema(description = "IP rules on the client address; null (left out) lets every client in")
         AccessDefinition access,
+        @Schema(description = "Put every request to an auth service first (nginx auth_request, Caddy forward_auth); "
+                + "null (left out): none")
+        ForwardAuthDefinition forwardAuth,
         @Schema(description = "Path routes tried in order before the vhost's own settings; first match wins; at "
                 + "most " + RouteSettingsCheck.MAX_ROUTES)
         List<RouteDefinition> routes) {

@@ -7,6 +7,7 @@ import dev.portico.proxy.cache.CacheStage;
 import dev.portico.proxy.core.StageFactory;
 import dev.portico.proxy.encoding.CompressionStage;
 import dev.portico.proxy.files.StaticFilesStage;
+import dev.portico.proxy.forwardauth.ForwardAuthStage;
 import dev.portico.proxy.forwarding.ForwardingHeadersStage;
 import dev.portico.proxy.headers.HeaderRulesStage;
 import dev.portico.proxy.headers.SecurityHeadersStage;
@@ -53,6 +54,10 @@ final class StageRegistry {
                 // Before anything that reads, caches, serves or forwards: a refused client never gets a cached answer
                 // and does not count against the in-flight limit. After the response edits, which the 403 carries.
                 AccessRulesStage.factory(trusted),
+                // After the IP rules (a refused client costs the auth service nothing), before the in-flight limit
+                // (a request waiting on its verdict is not yet work of the vhost), the body and anything that serves:
+                // a cached answer or a file is never given to a request the service refused.
+                ForwardAuthStage.FACTORY,
                 // Shedding comes before any work of the request; after the response edits, which the 503 carries.
                 InFlightLimitStage.FACTORY,
                 // Before anything that could read the body or answer 100-continue; after the response edits, so a

@@ -30,6 +30,10 @@ export const SECTIONS = [
           { key: 'deny', label: 'Deny', type: 'list', placeholder: '192.0.2.7',
             help: 'One IPv4 or IPv6 block (or address) per line' },
         ] },
+      { key: 'forwardAuth', label: 'Forward auth (JSON)', type: 'json', rows: 4,
+        placeholder: '{"url": "http://auth.internal:9091/check", "copyHeaders": ["X-User"]}',
+        help: 'Every request is first asked of this auth service: 2xx passes, 401/403/redirects are relayed, '
+          + 'anything else fails closed (see the README\'s Forward auth)' },
     ],
   },
   {
