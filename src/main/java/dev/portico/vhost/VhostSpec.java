@@ -24,6 +24,7 @@ import java.util.UUID;
  * @param wwwRedirect which of {@code www.name} and {@code name} requests are redirected to, or null for neither
  * @param access the IP rules on the client address; null for {@link AccessSpec#NONE}
  * @param forwardAuth the auth service every request is first put to, or null for none
+ * @param jwt the bearer-token check, or null for none
  * @param routes the routes tried before the vhost's own settings, in order; empty for none (and in a route's spec)
  */
 public record VhostSpec(
@@ -57,6 +58,7 @@ public record VhostSpec(
         WwwRedirect wwwRedirect,
         AccessSpec access,
         ForwardAuthSpec forwardAuth,
+        JwtSpec jwt,
         List<RouteSpec> routes) {
 
     /** How long a WebSocket (or other upgraded) tunnel may stay silent both ways when the vhost does not say. */

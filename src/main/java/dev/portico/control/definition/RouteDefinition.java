@@ -65,7 +65,8 @@ public record RouteDefinition(
         @Schema(description = "Overrides the vhost's sticky cookie") StickyDefinition sticky,
         @Schema(description = "Replaces the vhost's IP rules for the route's requests") AccessDefinition access,
         @Schema(description = "Replaces the vhost's forward auth for the route's requests")
-        ForwardAuthDefinition forwardAuth) {
+        ForwardAuthDefinition forwardAuth,
+        @Schema(description = "Replaces the vhost's bearer-token check for the route's requests") JwtDefinition jwt) {
 
     /** The fields that belong to the route itself; every other field overrides the vhost's field of the same name. */
     static final Set<String> OWN_FIELDS = Set.of("name", "match", "stripPrefix", "addPrefix", "rewrite", "redirect",

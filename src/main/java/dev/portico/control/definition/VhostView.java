@@ -70,6 +70,8 @@ public record VhostView(
         AccessDefinition access,
         @Schema(description = "The forward auth with its defaults filled in; null for none")
         ForwardAuthDefinition forwardAuth,
+        @Schema(description = "The bearer-token check with its defaults filled in; null for none")
+        JwtDefinition jwt,
         @Schema(description = "The routes with their overrides normalised; empty for none")
         List<RouteDefinition> routes,
         Instant createdAt,
@@ -104,6 +106,7 @@ public record VhostView(
                 d.wwwRedirect(),
                 d.access(),
                 d.forwardAuth(),
+                d.jwt(),
                 d.routes() == null ? List.of() : d.routes(),
                 createdAt,
                 updatedAt,

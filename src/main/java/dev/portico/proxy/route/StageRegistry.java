@@ -14,6 +14,7 @@ import dev.portico.proxy.headers.SecurityHeadersStage;
 import dev.portico.proxy.https.HttpsRedirectStage;
 import dev.portico.proxy.https.StrictTransportSecurityStage;
 import dev.portico.proxy.https.WwwRedirectStage;
+import dev.portico.proxy.jwt.JwtStage;
 import dev.portico.proxy.limits.InFlightLimitStage;
 import dev.portico.proxy.limits.RequestBodyLimitStage;
 import dev.portico.proxy.routes.PathRewriteStage;
@@ -58,6 +59,9 @@ final class StageRegistry {
                 // (a request waiting on its verdict is not yet work of the vhost), the body and anything that serves:
                 // a cached answer or a file is never given to a request the service refused.
                 ForwardAuthStage.FACTORY,
+                // The same place for the same reasons; after forward auth, so a vhost with both asks the service
+                // first (its session cookie may be what gets the client a token).
+                JwtStage.FACTORY,
                 // Shedding comes before any work of the request; after the response edits, which the 503 carries.
                 InFlightLimitStage.FACTORY,
                 // Before anything that could read the body or answer 100-continue; after the response edits, so a

@@ -34,6 +34,10 @@ export const SECTIONS = [
         placeholder: '{"url": "http://auth.internal:9091/check", "copyHeaders": ["X-User"]}',
         help: 'Every request is first asked of this auth service: 2xx passes, 401/403/redirects are relayed, '
           + 'anything else fails closed (see the README\'s Forward auth)' },
+      { key: 'jwt', label: 'JWT bearer tokens (JSON)', type: 'json', rows: 4,
+        placeholder: '{"jwksUrl": "https://login.example.com/.well-known/jwks.json", "issuer": "https://login.example.com", "audience": ["shop"], "claimHeaders": {"sub": "X-User-Id"}}',
+        help: 'Requests need Authorization: Bearer with a token signed by the key set or key (401 otherwise; '
+          + 'see the README\'s JWT)' },
     ],
   },
   {
