@@ -41,8 +41,10 @@ final class ForwardAuthSettingsCheck {
         List<String> copy = fields("forwardAuth.copyHeaders", in.copyHeaders(), List.of(), errors);
         List<String> send = fields("forwardAuth.requestHeaders", in.requestHeaders(), DEFAULT_REQUEST_HEADERS,
                 errors);
-        String timeout = duration("forwardAuth.timeout", in.timeout(), DEFAULT_TIMEOUT, MAX_TIMEOUT, false, errors);
-        String cacheFor = duration("forwardAuth.cacheFor", in.cacheFor(), "0s", MAX_CACHE_FOR, true, errors);
+        String timeout = DurationText.normalise("forwardAuth.timeout", in.timeout(), DEFAULT_TIMEOUT,
+                Duration.ofMillis(1), MAX_TIMEOUT, errors);
+        String cacheFor = DurationText.normalise("forwardAuth.cacheFor", in.cacheFor(), "0s", Duration.ZERO,
+                MAX_CACHE_FOR, errors);
         return new ForwardAuthDefinition(url, copy, send, timeout, cacheFor);
     }
 
@@ -87,17 +89,6 @@ final class ForwardAuthSettingsCheck {
             }
         }
         return out;
-    }
-
-    private static String duration(String field, String text, String defaultText, Duration max, boolean zeroAllowed,
-                                   List<FieldError> errors) {
-        String t = text == null ? defaultText : text;
-        try {
-            return DurationText.format(DurationText.parse(t, max, zeroAllowed));
-        } catch (IllegalArgumentException e) {
-            errors.add(new FieldError(field, e.getMessage()));
-            return t;
-        }
     }
 
     /** For a normalised block, or null. */

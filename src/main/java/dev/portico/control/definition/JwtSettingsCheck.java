@@ -54,9 +54,9 @@ final class JwtSettingsCheck {
             errors.add(new FieldError("jwt.audience", "at most " + MAX_ENTRIES + " values, none empty"));
         }
         String issuer = in.issuer() == null || in.issuer().isBlank() ? null : in.issuer();
-        String skew = duration("jwt.clockSkew", in.clockSkew(), "30s", Duration.ZERO, MAX_SKEW, errors);
+        String skew = DurationText.normalise("jwt.clockSkew", in.clockSkew(), "30s", Duration.ZERO, MAX_SKEW, errors);
         String refresh = in.jwksUrl() == null ? null
-                : duration("jwt.jwksRefresh", in.jwksRefresh(), "5m", MIN_REFRESH, MAX_REFRESH, errors);
+                : DurationText.normalise("jwt.jwksRefresh", in.jwksRefresh(), "5m", MIN_REFRESH, MAX_REFRESH, errors);
         return new JwtDefinition(in.jwksUrl() == null ? null : in.jwksUrl().trim(),
                 in.key() == null ? null : in.key().trim(), issuer, audience, algorithms, skew, claimHeaders,
                 in.forwardToken() != null && in.forwardToken(), refresh);
@@ -116,21 +116,6 @@ final class JwtSettingsCheck {
             }
         });
         return out;
-    }
-
-    private static String duration(String field, String text, String defaultText, Duration min, Duration max,
-                                   List<FieldError> errors) {
-        String t = text == null ? defaultText : text;
-        try {
-            Duration d = DurationText.parse(t, max, min.isZero());
-            if (d.compareTo(min) < 0) {
-                throw new IllegalArgumentException("must be at least " + DurationText.format(min));
-            }
-            return DurationText.format(d);
-        } catch (IllegalArgumentException e) {
-            errors.add(new FieldError(field, e.getMessage()));
-            return t;
-        }
     }
 
     static JwtSpec toSpec(JwtDefinition stored) {
