@@ -7,6 +7,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import org.jboss.logging.Logger;
@@ -109,7 +110,7 @@ final class JwksKeys {
                         response.request().reset();
                         return Future.failedFuture("the key set's URL answered " + response.statusCode());
                     }
-                    return response.body();
+                    return boundedBody(response);
                 }))
                 .map(this::parse)
                 .onComplete(outcome -> {
@@ -127,10 +128,24 @@ final class JwksKeys {
         return done.future();
     }
 
+    /** The body, or a failure (and the connection dropped) as soon as it passes {@link #MAX_BODY}. */
+    private static Future<Buffer> boundedBody(HttpClientResponse response) {
+        Promise<Buffer> done = Promise.promise();
+        Buffer body = Buffer.buffer();
+        response.handler(chunk -> {
+            if (body.length() + chunk.length() > MAX_BODY) {
+                response.request().reset();
+                done.tryFail("the key set is over " + MAX_BODY + " bytes");
+            } else {
+                body.appendBuffer(chunk);
+            }
+        });
+        response.exceptionHandler(done::tryFail);
+        response.endHandler(v -> done.tryComplete(body));
+        return done.future();
+    }
+
     private Loaded parse(Buffer body) {
-        if (body.length() > MAX_BODY) {
-            throw new IllegalStateException("the key set is over " + MAX_BODY + " bytes");
-        }
         try {
             List<JsonWebKey> keys = new JsonWebKeySet(body.toString()).getJsonWebKeys().stream()
                     .filter(key -> key.getUse() == null || key.getUse().equals("sig")).toList();
