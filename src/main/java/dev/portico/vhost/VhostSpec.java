@@ -25,6 +25,8 @@ import java.util.UUID;
  * @param access the IP rules on the client address; null for {@link AccessSpec#NONE}
  * @param basicAuth HTTP Basic authentication, or null for none
  * @param rateLimit the token-bucket rate limit, or null for none
+ * @param forwardAuth the auth service every request is first put to, or null for none
+ * @param jwt the bearer-token check, or null for none
  * @param routes the routes tried before the vhost's own settings, in order; empty for none (and in a route's spec)
  */
 public record VhostSpec(
@@ -59,6 +61,8 @@ public record VhostSpec(
         AccessSpec access,
         BasicAuthSpec basicAuth,
         RateLimitSpec rateLimit,
+        ForwardAuthSpec forwardAuth,
+        JwtSpec jwt,
         List<RouteSpec> routes) {
 
     /** How long a WebSocket (or other upgraded) tunnel may stay silent both ways when the vhost does not say. */

@@ -1,5 +1,7 @@
 package dev.portico.control.definition;
 
+import dev.portico.control.api.error.FieldError;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,6 +54,25 @@ final class DurationText {
             throw new IllegalArgumentException("must be at least " + format(min));
         }
         return duration;
+    }
+
+    /**
+     * The normal text of an optional field's duration ({@code defaultText} when left out), from {@code min} (zero
+     * allowed when it is zero) to {@code max}; on an error, the text as given, and the error named by {@code field}.
+     */
+    static String normalise(String field, String text, String defaultText, Duration min, Duration max,
+                            List<FieldError> errors) {
+        String t = text == null ? defaultText : text;
+        try {
+            Duration duration = parse(t, max, min.isZero());
+            if (duration.compareTo(min) < 0) {
+                throw new IllegalArgumentException("must be at least " + format(min));
+            }
+            return format(duration);
+        } catch (IllegalArgumentException e) {
+            errors.add(new FieldError(field, e.getMessage()));
+            return t;
+        }
     }
 
     /** "must be a whole number followed by ms, s, m or h, e.g. 5s": the units no larger than {@code max}. */

@@ -67,7 +67,10 @@ public record RouteDefinition(
         @Schema(description = "Replaces the vhost's basic authentication for the route's requests")
         BasicAuthDefinition basicAuth,
         @Schema(description = "Replaces the vhost's rate limit for the route's requests (the route's own buckets)")
-        RateLimitDefinition rateLimit) {
+        RateLimitDefinition rateLimit,
+        @Schema(description = "Replaces the vhost's forward auth for the route's requests")
+        ForwardAuthDefinition forwardAuth,
+        @Schema(description = "Replaces the vhost's bearer-token check for the route's requests") JwtDefinition jwt) {
 
     /** The fields that belong to the route itself; every other field overrides the vhost's field of the same name. */
     static final Set<String> OWN_FIELDS = Set.of("name", "match", "stripPrefix", "addPrefix", "rewrite", "redirect",

@@ -127,6 +127,12 @@ public record VhostDefinition(
         BasicAuthDefinition basicAuth,
         @Schema(description = "A token-bucket rate limit per client, header, claim or route; null for none")
         RateLimitDefinition rateLimit,
+        @Schema(description = "Put every request to an auth service first (nginx auth_request, Caddy forward_auth); "
+                + "null (left out): none")
+        ForwardAuthDefinition forwardAuth,
+        @Schema(description = "Require a bearer JWT verified against a JWKS URL or a static key; null (left out): "
+                + "none")
+        JwtDefinition jwt,
         @Schema(description = "Path routes tried in order before the vhost's own settings; first match wins; at "
                 + "most " + RouteSettingsCheck.MAX_ROUTES)
         List<RouteDefinition> routes) {

@@ -79,6 +79,8 @@ public final class VhostMapper {
                 AccessSettingsCheck.toSpec(d.access()),
                 BasicAuthSettingsCheck.toSpec(d.basicAuth()),
                 RateLimitSettingsCheck.toSpec(d.rateLimit()),
+                ForwardAuthSettingsCheck.toSpec(d.forwardAuth()),
+                JwtSettingsCheck.toSpec(d.jwt()),
                 d.routes() == null ? List.of()
                         : d.routes().stream().map(route -> routeSpec(id, version, d, route)).toList());
     }

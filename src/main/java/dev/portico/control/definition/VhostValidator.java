@@ -134,6 +134,8 @@ public final class VhostValidator {
                 AccessSettingsCheck.normalise(in.access(), v.errors),
                 BasicAuthSettingsCheck.normalise(in.basicAuth(), v.errors),
                 RateLimitSettingsCheck.normalise(in.rateLimit(), v.errors),
+                ForwardAuthSettingsCheck.normalise(in.forwardAuth(), v.errors),
+                JwtSettingsCheck.normalise(in.jwt(), v.errors),
                 // Last: a route's errors that the vhost has too are left out, so the vhost's must all be known.
                 in.routes() == null || in.routes().isEmpty() ? null : RouteSettingsCheck.normalise(in, v.errors));
         return new Checked(out, v.errors);

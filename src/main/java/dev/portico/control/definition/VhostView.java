@@ -72,6 +72,10 @@ public record VhostView(
         BasicAuthDefinition basicAuth,
         @Schema(description = "The rate limit with its defaults filled in; null for none")
         RateLimitDefinition rateLimit,
+        @Schema(description = "The forward auth with its defaults filled in; null for none")
+        ForwardAuthDefinition forwardAuth,
+        @Schema(description = "The bearer-token check with its defaults filled in; null for none")
+        JwtDefinition jwt,
         @Schema(description = "The routes with their overrides normalised; empty for none")
         List<RouteDefinition> routes,
         Instant createdAt,
@@ -107,6 +111,8 @@ public record VhostView(
                 d.access(),
                 d.basicAuth(),
                 d.rateLimit(),
+                d.forwardAuth(),
+                d.jwt(),
                 d.routes() == null ? List.of() : d.routes(),
                 createdAt,
                 updatedAt,

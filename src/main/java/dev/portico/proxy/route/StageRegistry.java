@@ -8,12 +8,14 @@ import dev.portico.proxy.cache.CacheStage;
 import dev.portico.proxy.core.StageFactory;
 import dev.portico.proxy.encoding.CompressionStage;
 import dev.portico.proxy.files.StaticFilesStage;
+import dev.portico.proxy.forwardauth.ForwardAuthStage;
 import dev.portico.proxy.forwarding.ForwardingHeadersStage;
 import dev.portico.proxy.headers.HeaderRulesStage;
 import dev.portico.proxy.headers.SecurityHeadersStage;
 import dev.portico.proxy.https.HttpsRedirectStage;
 import dev.portico.proxy.https.StrictTransportSecurityStage;
 import dev.portico.proxy.https.WwwRedirectStage;
+import dev.portico.proxy.jwt.JwtStage;
 import dev.portico.proxy.limits.InFlightLimitStage;
 import dev.portico.proxy.limits.RequestBodyLimitStage;
 import dev.portico.proxy.ratelimit.RateLimitStage;
@@ -58,6 +60,13 @@ final class StageRegistry {
                 // Basic auth after the IP rules (a refused address never costs a password check), before what the
                 // user may be counted by (a rate limit per user) and anything that serves or forwards.
                 BasicAuthStage.FACTORY,
+                // After the IP rules (a refused client costs the auth service nothing), before the in-flight limit
+                // (a request waiting on its verdict is not yet work of the vhost), the body and anything that serves:
+                // a cached answer or a file is never given to a request the service refused.
+                ForwardAuthStage.FACTORY,
+                // The same place for the same reasons; after forward auth, so a vhost with both asks the service
+                // first (its session cookie may be what gets the client a token).
+                JwtStage.FACTORY,
                 // After authentication, which may name the key (claim:user); before the in-flight count, so a limited
                 // client holds no slot of it.
                 RateLimitStage.factory(trusted),

@@ -42,6 +42,18 @@ public enum LocalReason {
      * 401/403): the request is refused, never let through (fail closed).
      */
     FORWARD_AUTH_ERROR(502, "forward_auth_error", "Bad Gateway"),
+    /** The forward-auth service did not answer within its {@code timeout}: refused (fail closed). */
+    FORWARD_AUTH_TIMEOUT(504, "forward_auth_timeout", "Gateway Timeout"),
+    /**
+     * The forward-auth service refused the request (401, 403) or sent the client to log in (a redirect): its status,
+     * authentication fields and body are relayed as it gave them. The status here is only the default.
+     */
+    FORWARD_AUTH_DENIED(401, "forward_auth_denied", "Unauthorized"),
+    /**
+     * A vhost's or route's JWT check has no key set to verify with: its JWKS URL has not answered with a usable one
+     * since the vhost was set up. The token may be fine, so this is not a 401 that would send the client to log in.
+     */
+    JWKS_UNAVAILABLE(503, "jwks_unavailable", "Service Unavailable"),
     /** The client's token bucket of the vhost's or route's {@code rateLimit} is empty: 429 with Retry-After. */
     RATE_LIMITED(429, "rate_limited", "Too Many Requests"),
     /**

@@ -36,6 +36,14 @@ export const SECTIONS = [
       { key: 'rateLimit', label: 'Rate limit (JSON)', type: 'json', rows: 2,
         placeholder: '{"requestsPerSecond": 5, "burst": 10, "key": "client"}',
         help: 'Token bucket per client, header:Name, claim:name or route, per instance; 429 rate_limited' },
+      { key: 'forwardAuth', label: 'Forward auth (JSON)', type: 'json', rows: 4,
+        placeholder: '{"url": "http://auth.internal:9091/check", "copyHeaders": ["X-User"]}',
+        help: 'Every request is first asked of this auth service: 2xx passes, 401/403/redirects are relayed, '
+          + 'anything else fails closed (see the README\'s Forward auth)' },
+      { key: 'jwt', label: 'JWT bearer tokens (JSON)', type: 'json', rows: 4,
+        placeholder: '{"jwksUrl": "https://login.example.com/.well-known/jwks.json", "issuer": "https://login.example.com", "audience": ["shop"], "claimHeaders": {"sub": "X-User-Id"}}',
+        help: 'Requests need Authorization: Bearer with a token signed by the key set or key (401 otherwise; '
+          + 'see the README\'s JWT)' },
     ],
   },
   {
