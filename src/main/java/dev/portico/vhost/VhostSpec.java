@@ -23,6 +23,7 @@ import java.util.UUID;
  * @param upstreamLimits the queue for a busy upstream's connections; null for {@link UpstreamLimitsSpec#DEFAULT}
  * @param wwwRedirect which of {@code www.name} and {@code name} requests are redirected to, or null for neither
  * @param access the IP rules on the client address; null for {@link AccessSpec#NONE}
+ * @param cors the CORS policy; null for {@link CorsSpec#NONE}
  * @param routes the routes tried before the vhost's own settings, in order; empty for none (and in a route's spec)
  */
 public record VhostSpec(
@@ -55,6 +56,7 @@ public record VhostSpec(
         UpstreamLimitsSpec upstreamLimits,
         WwwRedirect wwwRedirect,
         AccessSpec access,
+        CorsSpec cors,
         List<RouteSpec> routes) {
 
     /** How long a WebSocket (or other upgraded) tunnel may stay silent both ways when the vhost does not say. */
@@ -73,6 +75,7 @@ public record VhostSpec(
         balance = balance == null ? BalanceSpec.DEFAULT : balance;
         upstreamLimits = upstreamLimits == null ? UpstreamLimitsSpec.DEFAULT : upstreamLimits;
         access = access == null ? AccessSpec.NONE : access;
+        cors = cors == null ? CorsSpec.NONE : cors;
         routes = routes == null ? List.of() : List.copyOf(routes);
     }
 }

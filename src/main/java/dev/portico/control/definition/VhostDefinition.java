@@ -123,6 +123,9 @@ public record VhostDefinition(
         String wwwRedirect,
         @Schema(description = "IP rules on the client address; null (left out) lets every client in")
         AccessDefinition access,
+        @Schema(description = "CORS answered by Portico (preflights before any authentication); null (left out) "
+                + "for none: requests and responses pass as they are")
+        CorsDefinition cors,
         @Schema(description = "Path routes tried in order before the vhost's own settings; first match wins; at "
                 + "most " + RouteSettingsCheck.MAX_ROUTES)
         List<RouteDefinition> routes) {

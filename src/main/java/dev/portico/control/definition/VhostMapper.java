@@ -77,6 +77,7 @@ public final class VhostMapper {
                 UpstreamLimitsSettingsCheck.toSpec(d.upstreamLimits()),
                 d.wwwRedirect() == null ? null : WwwRedirect.ofToken(d.wwwRedirect()),
                 AccessSettingsCheck.toSpec(d.access()),
+                CorsSettingsCheck.toSpec(d.cors()),
                 d.routes() == null ? List.of()
                         : d.routes().stream().map(route -> routeSpec(id, version, d, route)).toList());
     }

@@ -68,6 +68,8 @@ public record VhostView(
         String wwwRedirect,
         @Schema(description = "The IP rules in their normal form (network/prefix); null for none")
         AccessDefinition access,
+        @Schema(description = "The CORS policy normalised (origins in lower case, no default port); null for none")
+        CorsDefinition cors,
         @Schema(description = "The routes with their overrides normalised; empty for none")
         List<RouteDefinition> routes,
         Instant createdAt,
@@ -101,6 +103,7 @@ public record VhostView(
                 d.upstreamLimits(),
                 d.wwwRedirect(),
                 d.access(),
+                d.cors(),
                 d.routes() == null ? List.of() : d.routes(),
                 createdAt,
                 updatedAt,

@@ -5,6 +5,7 @@ import dev.portico.proxy.access.AccessRulesStage;
 import dev.portico.proxy.acme.AcmeChallengeStage;
 import dev.portico.proxy.cache.CacheStage;
 import dev.portico.proxy.core.StageFactory;
+import dev.portico.proxy.cors.CorsStage;
 import dev.portico.proxy.encoding.CompressionStage;
 import dev.portico.proxy.files.StaticFilesStage;
 import dev.portico.proxy.forwarding.ForwardingHeadersStage;
@@ -53,6 +54,9 @@ final class StageRegistry {
                 // Before anything that reads, caches, serves or forwards: a refused client never gets a cached answer
                 // and does not count against the in-flight limit. After the response edits, which the 403 carries.
                 AccessRulesStage.factory(trusted),
+                // The first policy after the IP rules: a preflight carries no credentials (browsers never send them), so it
+                // is answered before any authentication; the responses of the stages inside it carry its fields.
+                CorsStage.FACTORY,
                 // Shedding comes before any work of the request; after the response edits, which the 503 carries.
                 InFlightLimitStage.FACTORY,
                 // Before anything that could read the body or answer 100-continue; after the response edits, so a
