@@ -24,6 +24,7 @@ import java.util.UUID;
  * @param wwwRedirect which of {@code www.name} and {@code name} requests are redirected to, or null for neither
  * @param access the IP rules on the client address; null for {@link AccessSpec#NONE}
  * @param cors the CORS policy; null for {@link CorsSpec#NONE}
+ * @param errorPages the custom error pages; null for {@link ErrorPagesSpec#NONE}
  * @param routes the routes tried before the vhost's own settings, in order; empty for none (and in a route's spec)
  */
 public record VhostSpec(
@@ -57,6 +58,7 @@ public record VhostSpec(
         WwwRedirect wwwRedirect,
         AccessSpec access,
         CorsSpec cors,
+        ErrorPagesSpec errorPages,
         List<RouteSpec> routes) {
 
     /** How long a WebSocket (or other upgraded) tunnel may stay silent both ways when the vhost does not say. */
@@ -76,6 +78,7 @@ public record VhostSpec(
         upstreamLimits = upstreamLimits == null ? UpstreamLimitsSpec.DEFAULT : upstreamLimits;
         access = access == null ? AccessSpec.NONE : access;
         cors = cors == null ? CorsSpec.NONE : cors;
+        errorPages = errorPages == null ? ErrorPagesSpec.NONE : errorPages;
         routes = routes == null ? List.of() : List.copyOf(routes);
     }
 }

@@ -65,7 +65,9 @@ public record RouteDefinition(
         @Schema(description = "Overrides the vhost's sticky cookie") StickyDefinition sticky,
         @Schema(description = "Replaces the vhost's IP rules for the route's requests") AccessDefinition access,
         @Schema(description = "Replaces the vhost's CORS policy for the route's requests (allowOrigins [] turns it "
-                + "off there)") CorsDefinition cors) {
+                + "off there)") CorsDefinition cors,
+        @Schema(description = "Replaces the vhost's error pages for the route's requests ({} lifts them there)")
+        ErrorPagesDefinition errorPages) {
 
     /** The fields that belong to the route itself; every other field overrides the vhost's field of the same name. */
     static final Set<String> OWN_FIELDS = Set.of("name", "match", "stripPrefix", "addPrefix", "rewrite", "redirect",

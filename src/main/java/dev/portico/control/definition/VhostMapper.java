@@ -78,6 +78,7 @@ public final class VhostMapper {
                 d.wwwRedirect() == null ? null : WwwRedirect.ofToken(d.wwwRedirect()),
                 AccessSettingsCheck.toSpec(d.access()),
                 CorsSettingsCheck.toSpec(d.cors()),
+                ErrorPagesSettingsCheck.toSpec(d.errorPages()),
                 d.routes() == null ? List.of()
                         : d.routes().stream().map(route -> routeSpec(id, version, d, route)).toList());
     }

@@ -70,6 +70,8 @@ public record VhostView(
         AccessDefinition access,
         @Schema(description = "The CORS policy normalised (origins in lower case, no default port); null for none")
         CorsDefinition cors,
+        @Schema(description = "The error pages normalised (statuses sorted); null for none")
+        ErrorPagesDefinition errorPages,
         @Schema(description = "The routes with their overrides normalised; empty for none")
         List<RouteDefinition> routes,
         Instant createdAt,
@@ -104,6 +106,7 @@ public record VhostView(
                 d.wwwRedirect(),
                 d.access(),
                 d.cors(),
+                d.errorPages(),
                 d.routes() == null ? List.of() : d.routes(),
                 createdAt,
                 updatedAt,

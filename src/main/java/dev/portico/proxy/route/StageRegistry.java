@@ -7,6 +7,7 @@ import dev.portico.proxy.cache.CacheStage;
 import dev.portico.proxy.core.StageFactory;
 import dev.portico.proxy.cors.CorsStage;
 import dev.portico.proxy.encoding.CompressionStage;
+import dev.portico.proxy.errorpages.ErrorPagesStage;
 import dev.portico.proxy.files.StaticFilesStage;
 import dev.portico.proxy.forwarding.ForwardingHeadersStage;
 import dev.portico.proxy.headers.HeaderRulesStage;
@@ -45,6 +46,10 @@ final class StageRegistry {
                 // On every response over TLS, local replies and the redirect's included (it returns at once over
                 // cleartext, where the header must not be sent).
                 StrictTransportSecurityStage.FACTORY,
+                // Before every stage that may refuse the request, whose replies it renders; inside the response edits and
+                // security headers, which then apply to the pages too. Its upstream part runs after the compressor's
+                // (inside it), so a replaced body goes out as the page, not compressed.
+                ErrorPagesStage.FACTORY,
                 // Before anything that reads, caches or forwards the request: a redirected one goes nowhere. After the
                 // response edits, which the 308 carries like any other local reply.
                 HttpsRedirectStage.FACTORY,
