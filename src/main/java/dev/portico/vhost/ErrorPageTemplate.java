@@ -2,6 +2,7 @@ package dev.portico.vhost;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * A custom error page's text split into literal parts and placeholders ({@code {{status}}}, {@code {{reason}}}, ...),
@@ -80,21 +81,23 @@ public final class ErrorPageTemplate {
         }
     }
 
-    /** Sees the template's parts in order. */
-    public interface Visitor {
-        void literal(String text);
-
-        void field(Field field);
-    }
-
-    public void render(Visitor visitor) {
+    /**
+     * The template with each placeholder replaced by {@code value}'s text for it, which the caller has escaped for the
+     * page's language; a null value leaves the placeholder's place empty.
+     */
+    public String fill(Function<Field, String> value) {
+        StringBuilder out = new StringBuilder(512);
         for (Object part : parts) {
             if (part instanceof Field field) {
-                visitor.field(field);
+                String text = value.apply(field);
+                if (text != null) {
+                    out.append(text);
+                }
             } else {
-                visitor.literal((String) part);
+                out.append((String) part);
             }
         }
+        return out.toString();
     }
 
     /** Two templates with the same parts are equal, so an unchanged vhost compares equal across reloads. */

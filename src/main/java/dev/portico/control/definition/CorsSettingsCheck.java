@@ -69,9 +69,7 @@ final class CorsSettingsCheck {
     }
 
     private static List<String> origins(List<String> entries, List<FieldError> errors) {
-        if (entries.size() > MAX_ENTRIES) {
-            errors.add(new FieldError("cors.allowOrigins", "at most " + MAX_ENTRIES + " entries (has "
-                    + entries.size() + ")"));
+        if (BlockCheck.tooMany("cors.allowOrigins", entries, MAX_ENTRIES, errors)) {
             return entries;
         }
         List<String> out = new ArrayList<>(entries.size());
@@ -132,8 +130,7 @@ final class CorsSettingsCheck {
         if (entries == null) {
             return List.of();
         }
-        if (entries.size() > MAX_ENTRIES) {
-            errors.add(new FieldError(field, "at most " + MAX_ENTRIES + " entries (has " + entries.size() + ")"));
+        if (BlockCheck.tooMany(field, entries, MAX_ENTRIES, errors)) {
             return entries;
         }
         List<String> out = new ArrayList<>(entries.size());

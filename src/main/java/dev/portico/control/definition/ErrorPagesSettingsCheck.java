@@ -88,19 +88,7 @@ final class ErrorPagesSettingsCheck {
 
     /** The template with a number for the status and a plain word for every other placeholder. */
     private static String sample(ErrorPageTemplate template) {
-        StringBuilder out = new StringBuilder();
-        template.render(new ErrorPageTemplate.Visitor() {
-            @Override
-            public void literal(String text) {
-                out.append(text);
-            }
-
-            @Override
-            public void field(ErrorPageTemplate.Field field) {
-                out.append(field == ErrorPageTemplate.Field.STATUS ? "500" : "x");
-            }
-        });
-        return out.toString();
+        return template.fill(field -> field == ErrorPageTemplate.Field.STATUS ? "500" : "x");
     }
 
     static ErrorPagesSpec toSpec(ErrorPagesDefinition stored) {

@@ -12,37 +12,24 @@ import io.vertx.core.buffer.Buffer;
 record PageText(int status, String title, String reason, String requestId, String message, String path) {
 
     Buffer render(ErrorPageTemplate template, boolean html) {
-        StringBuilder out = new StringBuilder(512);
-        template.render(new ErrorPageTemplate.Visitor() {
-            @Override
-            public void literal(String text) {
-                out.append(text);
+        return Buffer.buffer(template.fill(field -> {
+            String value = switch (field) {
+                case STATUS -> Integer.toString(status);
+                case TITLE -> title;
+                case REASON -> reason;
+                case REQUEST_ID -> requestId;
+                case MESSAGE -> message;
+                case PATH -> path;
+            };
+            if (value == null) {
+                return null;
             }
-
-            @Override
-            public void field(ErrorPageTemplate.Field field) {
-                String value = switch (field) {
-                    case STATUS -> Integer.toString(status);
-                    case TITLE -> title;
-                    case REASON -> reason;
-                    case REQUEST_ID -> requestId;
-                    case MESSAGE -> message;
-                    case PATH -> path;
-                };
-                if (value == null) {
-                    return;
-                }
-                if (html) {
-                    escapeHtml(value, out);
-                } else {
-                    JsonStringEncoder.getInstance().quoteAsString(value, out);
-                }
-            }
-        });
-        return Buffer.buffer(out.toString());
+            return html ? escapeHtml(value) : new String(JsonStringEncoder.getInstance().quoteAsString(value));
+        }));
     }
 
-    private static void escapeHtml(String value, StringBuilder out) {
+    private static String escapeHtml(String value) {
+        StringBuilder out = new StringBuilder(value.length() + 16);
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             switch (c) {
@@ -54,5 +41,6 @@ record PageText(int status, String title, String reason, String requestId, Strin
                 default -> out.append(c);
             }
         }
+        return out.toString();
     }
 }
