@@ -27,6 +27,8 @@ import java.util.UUID;
  * @param rateLimit the token-bucket rate limit, or null for none
  * @param forwardAuth the auth service every request is first put to, or null for none
  * @param jwt the bearer-token check, or null for none
+ * @param cors the CORS policy; null for {@link CorsSpec#NONE}
+ * @param errorPages the custom error pages; null for {@link ErrorPagesSpec#NONE}
  * @param routes the routes tried before the vhost's own settings, in order; empty for none (and in a route's spec)
  */
 public record VhostSpec(
@@ -63,6 +65,8 @@ public record VhostSpec(
         RateLimitSpec rateLimit,
         ForwardAuthSpec forwardAuth,
         JwtSpec jwt,
+        CorsSpec cors,
+        ErrorPagesSpec errorPages,
         List<RouteSpec> routes) {
 
     /** How long a WebSocket (or other upgraded) tunnel may stay silent both ways when the vhost does not say. */
@@ -81,6 +85,8 @@ public record VhostSpec(
         balance = balance == null ? BalanceSpec.DEFAULT : balance;
         upstreamLimits = upstreamLimits == null ? UpstreamLimitsSpec.DEFAULT : upstreamLimits;
         access = access == null ? AccessSpec.NONE : access;
+        cors = cors == null ? CorsSpec.NONE : cors;
+        errorPages = errorPages == null ? ErrorPagesSpec.NONE : errorPages;
         routes = routes == null ? List.of() : List.copyOf(routes);
     }
 }

@@ -33,8 +33,7 @@ final class AccessSettingsCheck {
         if (entries == null) {
             return List.of();
         }
-        if (entries.size() > MAX_ENTRIES) {
-            errors.add(new FieldError(field, "at most " + MAX_ENTRIES + " entries (has " + entries.size() + ")"));
+        if (BlockCheck.tooMany(field, entries, MAX_ENTRIES, errors)) {
             return entries;
         }
         List<String> out = new ArrayList<>(entries.size());

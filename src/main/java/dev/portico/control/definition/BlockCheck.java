@@ -20,6 +20,15 @@ class BlockCheck {
         this.errors = errors;
     }
 
+    /** Whether {@code entries} is longer than {@code max}, which is then reported under {@code field}. */
+    static boolean tooMany(String field, List<?> entries, int max, List<FieldError> errors) {
+        if (entries.size() <= max) {
+            return false;
+        }
+        errors.add(new FieldError(field, "at most " + max + " entries (has " + entries.size() + ")"));
+        return true;
+    }
+
     final void error(String field, String reason) {
         errors.add(new FieldError(prefix + "." + field, reason));
     }

@@ -70,7 +70,11 @@ public record RouteDefinition(
         RateLimitDefinition rateLimit,
         @Schema(description = "Replaces the vhost's forward auth for the route's requests")
         ForwardAuthDefinition forwardAuth,
-        @Schema(description = "Replaces the vhost's bearer-token check for the route's requests") JwtDefinition jwt) {
+        @Schema(description = "Replaces the vhost's bearer-token check for the route's requests") JwtDefinition jwt,
+        @Schema(description = "Replaces the vhost's CORS policy for the route's requests (allowOrigins [] turns it "
+                + "off there)") CorsDefinition cors,
+        @Schema(description = "Replaces the vhost's error pages for the route's requests ({} lifts them there)")
+        ErrorPagesDefinition errorPages) {
 
     /** The fields that belong to the route itself; every other field overrides the vhost's field of the same name. */
     static final Set<String> OWN_FIELDS = Set.of("name", "match", "stripPrefix", "addPrefix", "rewrite", "redirect",

@@ -133,6 +133,12 @@ public record VhostDefinition(
         @Schema(description = "Require a bearer JWT verified against a JWKS URL or a static key; null (left out): "
                 + "none")
         JwtDefinition jwt,
+        @Schema(description = "CORS answered by Portico (preflights before any authentication); null (left out) "
+                + "for none: requests and responses pass as they are")
+        CorsDefinition cors,
+        @Schema(description = "Custom pages for Portico's error replies and, when asked, the upstreams' 5xx; null "
+                + "(left out) for none: problem+json")
+        ErrorPagesDefinition errorPages,
         @Schema(description = "Path routes tried in order before the vhost's own settings; first match wins; at "
                 + "most " + RouteSettingsCheck.MAX_ROUTES)
         List<RouteDefinition> routes) {

@@ -81,6 +81,8 @@ public final class VhostMapper {
                 RateLimitSettingsCheck.toSpec(d.rateLimit()),
                 ForwardAuthSettingsCheck.toSpec(d.forwardAuth()),
                 JwtSettingsCheck.toSpec(d.jwt()),
+                CorsSettingsCheck.toSpec(d.cors()),
+                ErrorPagesSettingsCheck.toSpec(d.errorPages()),
                 d.routes() == null ? List.of()
                         : d.routes().stream().map(route -> routeSpec(id, version, d, route)).toList());
     }

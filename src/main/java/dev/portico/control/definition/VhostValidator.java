@@ -136,6 +136,8 @@ public final class VhostValidator {
                 RateLimitSettingsCheck.normalise(in.rateLimit(), v.errors),
                 ForwardAuthSettingsCheck.normalise(in.forwardAuth(), v.errors),
                 JwtSettingsCheck.normalise(in.jwt(), v.errors),
+                CorsSettingsCheck.normalise(in.cors(), v.errors),
+                ErrorPagesSettingsCheck.normalise(in.errorPages(), v.errors),
                 // Last: a route's errors that the vhost has too are left out, so the vhost's must all be known.
                 in.routes() == null || in.routes().isEmpty() ? null : RouteSettingsCheck.normalise(in, v.errors));
         return new Checked(out, v.errors);

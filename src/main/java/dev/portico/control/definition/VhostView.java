@@ -76,6 +76,10 @@ public record VhostView(
         ForwardAuthDefinition forwardAuth,
         @Schema(description = "The bearer-token check with its defaults filled in; null for none")
         JwtDefinition jwt,
+        @Schema(description = "The CORS policy normalised (origins in lower case, no default port); null for none")
+        CorsDefinition cors,
+        @Schema(description = "The error pages normalised (statuses sorted); null for none")
+        ErrorPagesDefinition errorPages,
         @Schema(description = "The routes with their overrides normalised; empty for none")
         List<RouteDefinition> routes,
         Instant createdAt,
@@ -113,6 +117,8 @@ public record VhostView(
                 d.rateLimit(),
                 d.forwardAuth(),
                 d.jwt(),
+                d.cors(),
+                d.errorPages(),
                 d.routes() == null ? List.of() : d.routes(),
                 createdAt,
                 updatedAt,

@@ -78,7 +78,7 @@ public final class AcceptEncoding {
         Arrays.fill(q, UNSET);
         // q-values of *, then identity, after the codings
         int[] other = {UNSET, UNSET};
-        forEachElement(acceptEncoding, (token, weight) -> {
+        WeightedElements.forEach(acceptEncoding, (token, weight) -> {
             if (token.equals("*")) {
                 other[0] = weight;
             } else if (token.equalsIgnoreCase("identity")) {
@@ -123,7 +123,7 @@ public final class AcceptEncoding {
      */
     public static String canonical(String acceptEncoding) {
         List<String> elements = new ArrayList<>(6);
-        forEachElement(acceptEncoding, (token, weight) -> {
+        WeightedElements.forEach(acceptEncoding, (token, weight) -> {
             String name = token.toLowerCase(Locale.ROOT);
             if (name.equals("x-gzip")) {
                 name = "gzip";
@@ -132,31 +132,6 @@ public final class AcceptEncoding {
         });
         elements.sort(null);
         return String.join(",", elements);
-    }
-
-    /** Sees one element of the list: its trimmed token and its weight in thousandths. */
-    private interface ElementVisitor {
-        void visit(String token, int weight);
-    }
-
-    /** Calls {@code visitor} for every element with a token and a well-formed q-value, in order. */
-    private static void forEachElement(String acceptEncoding, ElementVisitor visitor) {
-        int i = 0;
-        int n = acceptEncoding.length();
-        while (i < n) {
-            int end = acceptEncoding.indexOf(',', i);
-            if (end < 0) {
-                end = n;
-            }
-            int semicolon = acceptEncoding.indexOf(';', i);
-            int tokenEnd = semicolon >= 0 && semicolon < end ? semicolon : end;
-            String token = acceptEncoding.substring(i, tokenEnd).trim();
-            int weight = tokenEnd == end ? 1000 : qValue(acceptEncoding, tokenEnd + 1, end);
-            i = end + 1;
-            if (!token.isEmpty() && weight >= 0) {
-                visitor.visit(token, weight);
-            }
-        }
     }
 
     private static Coding coding(String token) {
@@ -170,49 +145,5 @@ public final class AcceptEncoding {
             return Coding.GZIP;
         }
         return null;
-    }
-
-    /**
-     * The weight in thousandths from parameters {@code s[from, to)}, 1000 when there is no {@code q}, -1 when the
-     * q-value is malformed (RFC 9110 section 12.4.2: {@code 0[.ddd]} or {@code 1[.000]}).
-     */
-    private static int qValue(String s, int from, int to) {
-        int weight = 1000;
-        for (String param : s.substring(from, to).split(";")) {
-            String p = param.trim();
-            if (p.length() < 2 || (p.charAt(0) != 'q' && p.charAt(0) != 'Q') || p.charAt(1) != '=') {
-                continue;
-            }
-            weight = parseQ(p.substring(2).trim());
-            if (weight < 0) {
-                return -1;
-            }
-        }
-        return weight;
-    }
-
-    private static int parseQ(String v) {
-        if (v.isEmpty() || v.length() > 5 || (v.charAt(0) != '0' && v.charAt(0) != '1')) {
-            return -1;
-        }
-        int whole = v.charAt(0) - '0';
-        if (v.length() == 1) {
-            return whole * 1000;
-        }
-        if (v.charAt(1) != '.') {
-            return -1;
-        }
-        int fraction = 0;
-        int scale = 100;
-        for (int i = 2; i < v.length(); i++) {
-            char c = v.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            fraction += (c - '0') * scale;
-            scale /= 10;
-        }
-        int weight = whole * 1000 + fraction;
-        return weight > 1000 ? -1 : weight;
     }
 }

@@ -63,6 +63,7 @@ public final class Exchange {
     private TunnelClose tunnelClose;
     private long tunnelBytesIn;
     private long tunnelBytesOut;
+    private LocalReplyPages localReplyPages;
 
     public Exchange(HttpServerRequest request, LoopState loop, long startNanos, String requestId,
                     String clientAddress, boolean peerTrusted, Consumer<Exchange> onComplete) {
@@ -352,6 +353,11 @@ public final class Exchange {
         replyLocal(reason, detail, false);
     }
 
+    /** Renders this request's error replies from now on (a vhost's error pages); null for the problem document. */
+    public void localReplyPages(LocalReplyPages pages) {
+        this.localReplyPages = pages;
+    }
+
     /** Like {@link #replyLocal(LocalReason, String)}, closing the connection afterwards when asked to. */
     public void replyLocal(LocalReason reason, String detail, boolean closeConnection) {
         if (GrpcReply.isGrpc(request.getHeader(HttpHeaders.CONTENT_TYPE)) && !headSent && !response.ended()
@@ -360,6 +366,11 @@ public final class Exchange {
             GrpcReply.describe(response.headers(), reason, detail, requestId,
                     request.version() != HttpVersion.HTTP_2, closeConnection);
             reply(reason, null, closeConnection, 200);
+            return;
+        }
+        Buffer page = localReplyPages == null || headSent ? null : localReplyPages.render(this, reason, detail);
+        if (page != null) {
+            reply(reason, page, closeConnection, reason.status(), false);
             return;
         }
         reply(reason, LocalReply.problem(reason, detail, requestId), closeConnection, reason.status());

@@ -6,7 +6,9 @@ import dev.portico.proxy.acme.AcmeChallengeStage;
 import dev.portico.proxy.basicauth.BasicAuthStage;
 import dev.portico.proxy.cache.CacheStage;
 import dev.portico.proxy.core.StageFactory;
+import dev.portico.proxy.cors.CorsStage;
 import dev.portico.proxy.encoding.CompressionStage;
+import dev.portico.proxy.errorpages.ErrorPagesStage;
 import dev.portico.proxy.files.StaticFilesStage;
 import dev.portico.proxy.forwardauth.ForwardAuthStage;
 import dev.portico.proxy.forwarding.ForwardingHeadersStage;
@@ -48,6 +50,10 @@ final class StageRegistry {
                 // On every response over TLS, local replies and the redirect's included (it returns at once over
                 // cleartext, where the header must not be sent).
                 StrictTransportSecurityStage.FACTORY,
+                // Before every stage that may refuse the request, whose replies it renders; inside the response edits and
+                // security headers, which then apply to the pages too. Its upstream part runs after the compressor's
+                // (inside it), so a replaced body goes out as the page, not compressed.
+                ErrorPagesStage.FACTORY,
                 // Before anything that reads, caches or forwards the request: a redirected one goes nowhere. After the
                 // response edits, which the 308 carries like any other local reply.
                 HttpsRedirectStage.FACTORY,
@@ -57,6 +63,9 @@ final class StageRegistry {
                 // Before anything that reads, caches, serves or forwards: a refused client never gets a cached answer
                 // and does not count against the in-flight limit. After the response edits, which the 403 carries.
                 AccessRulesStage.factory(trusted),
+                // The first policy after the IP rules: a preflight carries no credentials (browsers never send them), so it
+                // is answered before any authentication; the responses of the stages inside it carry its fields.
+                CorsStage.FACTORY,
                 // Basic auth after the IP rules (a refused address never costs a password check), before what the
                 // user may be counted by (a rate limit per user) and anything that serves or forwards.
                 BasicAuthStage.FACTORY,

@@ -61,6 +61,13 @@ public enum LocalReason {
      * {@code Retry-After} so a flood of guesses cannot queue unbounded work.
      */
     AUTH_BUSY(503, "auth_busy", "Service Unavailable"),
+    /**
+     * A CORS preflight ({@code OPTIONS} with {@code Origin} and {@code Access-Control-Request-Method}) the vhost's or
+     * route's {@code cors} allows, answered by Portico: 204 with the {@code Access-Control-Allow-*} fields.
+     */
+    CORS_PREFLIGHT(204, "cors_preflight", "No Content"),
+    /** A CORS preflight from an origin, or for a method or header, the vhost's or route's {@code cors} does not allow. */
+    CORS_REFUSED(403, "cors_refused", "Forbidden"),
     /** A route's {@code respond}: Portico answers with the route's fixed status and body. */
     ROUTE_RESPONSE(200, "route_response", "OK"),
     /** A route's {@code redirect}: Portico answers with the route's redirect. */

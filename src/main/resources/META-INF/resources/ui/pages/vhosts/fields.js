@@ -216,6 +216,16 @@ export const SECTIONS = [
     ],
   },
   {
+    section: 'CORS and error pages', fields: [
+      { key: 'cors', label: 'CORS (JSON)', type: 'json', rows: 4,
+        placeholder: '{"allowOrigins": ["https://app.example.com", "https://*.example.com"], "allowMethods": ["GET", "POST"],\n "allowHeaders": ["Content-Type", "Authorization"], "allowCredentials": true, "maxAge": "10m"}',
+        help: 'Preflights answered by Portico (204, or 403 cors_refused); upstream Access-Control-* fields are replaced' },
+      { key: 'errorPages', label: 'Error pages (JSON)', type: 'json', rows: 4,
+        placeholder: '{"html": "<h1>{{status}} {{title}}</h1><p>{{message}}</p><small>{{requestId}}</small>",\n "json": "{\\"error\\": \\"{{reason}}\\", \\"requestId\\": \\"{{requestId}}\\"}", "statuses": [502, 503, 504], "upstreamErrors": true}',
+        help: 'Pages for Portico\'s 4xx/5xx replies (and upstream 5xx with upstreamErrors), HTML or JSON by Accept; placeholders are escaped' },
+    ],
+  },
+  {
     section: 'Routes', fields: [
       { key: 'routes', label: 'Routes (JSON)', type: 'json', rows: 10,
         placeholder: '[{"match": {"path": "/api/*"}, "stripPrefix": "/api", "upstreams": [{"url": "http://10.0.0.7:8080"}]},\n {"match": {"path": "/healthz"}, "respond": {"body": "fine"}}]',
