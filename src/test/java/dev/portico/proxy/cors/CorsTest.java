@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.URL;
+import java.util.Base64;
 import java.util.List;
 
 import static dev.portico.testing.Problems.assertInvalid;
@@ -184,6 +185,27 @@ class CorsTest extends DataPlaneTestSupport {
         ProxyClient.Reply refused = client().send(HttpMethod.DELETE, "guarded.test", "/api/orders", "Origin", APP);
         assertEquals(401, refused.status());
         assertEquals(APP, refused.header("Access-Control-Allow-Origin"), "the page's script can read the 401");
+    }
+
+    @Test
+    void aPreflightIsAnsweredInFrontOfBasicAuthAndTheChallengeCarriesTheFields() {
+        site("staff.test", policy(true, APP), new JsonObject().put("basicAuth", new JsonObject().put("realm", "staff")
+                .put("users", new JsonArray().add(new JsonObject().put("name", "ann").put("password", "s3cret-pw")))));
+        ProxyClient.Reply pre = preflight("staff.test", "/page", APP, "PUT", "authorization");
+        assertEquals(204, pre.status(), "browsers send no credentials on a preflight: " + pre.text());
+        assertEquals(0, origin.count("/page"));
+
+        ProxyClient.Reply challenged = client().send(HttpMethod.GET, "staff.test", "/page", "Origin", APP);
+        assertEquals(401, challenged.status());
+        assertEquals("auth_required", challenged.json().getString("reason"));
+        assertEquals(APP, challenged.header("Access-Control-Allow-Origin"), "the page's script can read the 401");
+
+        String basic = "Basic " + Base64.getEncoder().encodeToString("ann:s3cret-pw".getBytes());
+        ProxyClient.Reply let = client().send(HttpMethod.GET, "staff.test", "/page", "Origin", APP,
+                "Authorization", basic);
+        assertEquals(200, let.status(), let.text());
+        assertEquals(APP, let.header("Access-Control-Allow-Origin"));
+        assertEquals(1, origin.count("/page"));
     }
 
     @Test
