@@ -50,14 +50,8 @@ final class CorsSettingsCheck {
             refuseAny("allowHeaders", headers, errors);
             refuseAny("exposeHeaders", expose, errors);
         }
-        String maxAge = null;
-        if (in.maxAge() != null) {
-            try {
-                maxAge = DurationText.format(DurationText.parse(in.maxAge(), MAX_AGE, true));
-            } catch (IllegalArgumentException e) {
-                errors.add(new FieldError("cors.maxAge", e.getMessage()));
-            }
-        }
+        String maxAge = in.maxAge() == null ? null
+                : DurationText.normalise("cors.maxAge", in.maxAge(), null, Duration.ZERO, MAX_AGE, errors);
         return new CorsDefinition(origins, methods, headers, expose, credentials, maxAge);
     }
 
