@@ -34,8 +34,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class OriginServer implements AutoCloseable {
 
-    /** What the origin saw of one request. */
-    public record Seen(String method, String uri, MultiMap headers, String remoteAddress) {
+    /** What the origin saw of one request; the remote port tells the connections apart. */
+    public record Seen(String method, String uri, MultiMap headers, String remoteAddress, int remotePort) {
     }
 
     private final String name;
@@ -155,7 +155,8 @@ public final class OriginServer implements AutoCloseable {
     private void answer(HttpServerRequest request) {
         count.incrementAndGet();
         MultiMap copy = MultiMap.caseInsensitiveMultiMap().addAll(request.headers());
-        seen.add(new Seen(request.method().name(), request.uri(), copy, request.remoteAddress().hostAddress()));
+        seen.add(new Seen(request.method().name(), request.uri(), copy, request.remoteAddress().hostAddress(),
+                request.remoteAddress().port()));
         request.response().putHeader("X-Origin", name);
         String path = request.path();
         if (path.startsWith("/bytes/")) {

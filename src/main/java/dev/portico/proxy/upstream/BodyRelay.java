@@ -124,13 +124,18 @@ final class BodyRelay extends ReadDeadlines.Waiter {
      * stop the source.
      */
     boolean destinationGone() {
-        if (done || detached || filters == null || !filters.wantsRestWithoutClient()) {
+        if (done || detached || sourceDone || filters == null || !filters.wantsRestWithoutClient()) {
             return detached;
         }
         detached = true;
         destination.drainHandler(null);
         readSource();
         return true;
+    }
+
+    /** Whether the source has ended: the upstream's response is complete, whatever becomes of the client's. */
+    boolean sourceEnded() {
+        return sourceDone;
     }
 
     /**
@@ -221,6 +226,7 @@ final class BodyRelay extends ReadDeadlines.Waiter {
         source.endHandler(v -> {
             sourceDone = true;
             deadlines.cancel(this);
+            letGoOfTheSource();
             if (endedEarly) {
                 relayedWhenBothDone();
                 return;
@@ -247,6 +253,22 @@ final class BodyRelay extends ReadDeadlines.Waiter {
             }
         });
         readSource();
+    }
+
+    /**
+     * The source ended while held back: a body's last piece can fill the destination's queue, and the end comes with
+     * it. No drain will come to resume the socket then (neither HTTP/1.1 nor HTTP/2 sends one for a response that has
+     * ended), and a socket left unread goes back to the pool deaf: the next request given to it would wait for the
+     * read timeout.
+     */
+    private void letGoOfTheSource() {
+        if (heldBack) {
+            heldBack = false;
+            destination.drainHandler(null);
+            if (handoff != null) {
+                handoff.resume();
+            }
+        }
     }
 
     private void readSource() {

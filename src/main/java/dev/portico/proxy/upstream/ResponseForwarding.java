@@ -81,11 +81,13 @@ final class ResponseForwarding implements BodyRelay.Outcome {
     }
 
     /**
-     * The client left: whether the upstream request is to be cancelled, which it is unless the response is complete
-     * or the relay reads on for a body filter that still needs the body (other requests are streaming it).
+     * The client left: whether the upstream request is to be cancelled, which it is unless the response is complete,
+     * the upstream's side of it is (its connection is clean and goes back to the pool; an HTTP/2 stream whose last
+     * bytes waited for the client's flow-control window closes before the write of its end reports), or the relay
+     * reads on for a body filter that still needs the body (other requests are streaming it).
      */
     boolean cancelOnClientGone() {
-        return !finished && (relay == null || !relay.destinationGone());
+        return !finished && (relay == null || !relay.sourceEnded() && !relay.destinationGone());
     }
 
     /** The relay's outcomes (what its end means for the client and the pool), on this object: one allocation less. */
@@ -149,7 +151,11 @@ final class ResponseForwarding implements BodyRelay.Outcome {
     public void destinationFailed(Throwable cause) {
         finished = true;
         call.releasePool();
-        call.upstreamRequest().reset();
+        if (relay == null || !relay.sourceEnded()) {
+            // Mid-response the connection cannot serve another request; once the upstream's response is complete
+            // it can, and a reset would close it for nothing.
+            call.upstreamRequest().reset();
+        }
         call.exchange().clientFailed();
     }
 }

@@ -6,6 +6,7 @@ import dev.portico.testing.DataPlaneTestSupport;
 import dev.portico.testing.AccessLogLines;
 import dev.portico.testing.Curl;
 import dev.portico.testing.Eventually;
+import dev.portico.testing.H2cProfile;
 import dev.portico.testing.OriginServer;
 import dev.portico.testing.Pacing;
 import dev.portico.testing.PostgresResource;
@@ -14,7 +15,6 @@ import dev.portico.testing.Scrape;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -54,17 +54,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * very first request included.
  */
 @QuarkusTest
-@TestProfile(PriorKnowledgeH2cTest.H2cOn.class)
+@TestProfile(H2cProfile.class)
 @QuarkusTestResource(value = PostgresResource.class, restrictToAnnotatedClass = false)
 class PriorKnowledgeH2cTest extends DataPlaneTestSupport {
-
-    /** h2c on, and a one-second head timeout so the silent-client tests wait seconds. */
-    public static final class H2cOn implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("portico.dataplane.h2c", "true", "portico.dataplane.client-header-timeout", "1s");
-        }
-    }
 
     private static final String PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 
