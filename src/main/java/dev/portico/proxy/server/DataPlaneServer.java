@@ -13,6 +13,7 @@ import dev.portico.proxy.server.tls.TlsEngine;
 import dev.portico.proxy.server.tls.TlsListenerSettings;
 import dev.portico.proxy.server.tls.TlsTermination;
 import dev.portico.proxy.upstream.pool.UpstreamClients;
+import io.netty.channel.Channel;
 import io.quarkus.arc.All;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -24,6 +25,7 @@ import org.jboss.logging.Logger;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Starts the data plane after the first snapshot is loaded, an instance of every {@link Listener} on each event loop
@@ -47,6 +49,7 @@ public class DataPlaneServer {
     private final RequestObserver[] observers;
     private final DataPlaneState state = new DataPlaneState();
     private final DataPlaneLifecycle lifecycle;
+    private final List<DataPlaneVerticle> deployed = new CopyOnWriteArrayList<>();
     private List<Listener> listeners = List.of();
     private volatile boolean listening;
     private volatile boolean started;
@@ -77,13 +80,22 @@ public class DataPlaneServer {
                 upstream, snapshots, stats, observers, state,
                 new ConnectionGate(dataplane.maxConnections(), stats.connectionRefusals()));
         snapshots.onPublish(this::broadcast);
-        for (int i = 0; i < instances; i++) {
-            lifecycle.deploy(new DataPlaneVerticle(services, i));
+        try (AcceptOnEventLoops accepting = AcceptOnEventLoops.whileBinding(vertx)) {
+            for (int i = 0; i < instances; i++) {
+                DataPlaneVerticle instance = new DataPlaneVerticle(services, i);
+                lifecycle.deploy(instance);
+                deployed.add(instance);
+            }
         }
         listening = true;
         started = true;
         LOG.infof("Data plane listening on %s:%s with %d event loops (%s transport)", dataplane.host(),
                 state.ports(), instances, vertx.isNativeTransportEnabled() ? "native epoll" : "NIO");
+    }
+
+    /** The listening sockets of every listener; for tests. */
+    List<Channel> listeningSockets() {
+        return deployed.isEmpty() ? List.of() : deployed.get(0).listeningSockets();
     }
 
     /**

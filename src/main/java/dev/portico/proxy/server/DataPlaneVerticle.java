@@ -16,6 +16,7 @@ import dev.portico.proxy.server.offloop.DataPlaneLifecycle;
 import dev.portico.proxy.server.tls.HandshakeResumption;
 import dev.portico.proxy.tunnel.OpenTunnels;
 import dev.portico.proxy.upstream.pool.UpstreamClients;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.vertx.core.AbstractVerticle;
 import io.vertx.core.Future;
@@ -128,6 +129,15 @@ final class DataPlaneVerticle extends AbstractVerticle implements DataPlaneLifec
                 started.fail(result.cause());
             }
         });
+    }
+
+    /** The listening sockets of this instance's servers (shared with the other loops' instances); for tests. */
+    List<Channel> listeningSockets() {
+        List<Channel> sockets = new ArrayList<>();
+        for (HttpServer server : servers) {
+            sockets.add(ListeningSocket.channel(server));
+        }
+        return sockets;
     }
 
     /**
