@@ -2,6 +2,8 @@ package dev.portico.proxy.server;
 
 import dev.portico.proxy.core.RoutedExchanges;
 
+import dev.portico.proxy.core.counters.ReasonCounts;
+import dev.portico.proxy.server.http2.HeldBackTails;
 import dev.portico.proxy.server.http2.Http2ConnectionErrors;
 import dev.portico.proxy.server.http2.Http2Connections;
 
@@ -83,8 +85,9 @@ final class DataPlaneVerticle extends AbstractVerticle implements DataPlaneLifec
         adoption.adopt(services.snapshots().current());
         ProxyRequestHandler requests = new ProxyRequestHandler(services.snapshots(), loop, adoption,
                 services.stats(), services.observers(), config.maxInFlight());
-        http2 = new Http2Connections(
-                new Http2ConnectionErrors(services.stats().connectionRefusals(), index));
+        ReasonCounts refusals = services.stats().connectionRefusals();
+        http2 = new Http2Connections(new Http2ConnectionErrors(refusals, index),
+                new HeldBackTails(config.clientSendTimeout().toMillis(), refusals, index));
         List<Future<HttpServer>> listening = new ArrayList<>();
         List<Listener> listeners = services.listeners();
         for (int i = 0; i < listeners.size(); i++) {

@@ -22,11 +22,16 @@ public final class Http2ClientStream implements ClientConnection {
 
     private final HttpServerRequest request;
     private final ClientTls tls;
+    private final HeldBackTails tails;
 
-    /** @param tls what the connection's TLS handshake settled, or null in cleartext */
-    public Http2ClientStream(HttpServerRequest request, ClientTls tls) {
+    /**
+     * @param tls   what the connection's TLS handshake settled, or null in cleartext
+     * @param tails the loop's watch on responses written in full that the client's window still holds back
+     */
+    Http2ClientStream(HttpServerRequest request, ClientTls tls, HeldBackTails tails) {
         this.request = request;
         this.tls = tls;
+        this.tails = tails;
     }
 
     /**
@@ -41,7 +46,9 @@ public final class Http2ClientStream implements ClientConnection {
 
     @Override
     public void completed(Exchange exchange) {
-        // Streams are independent: nothing waits on this one's end.
+        // Streams are independent: nothing waits on this one's end, but its last frames may still wait for the
+        // client's window, past every stage's own send timeout.
+        tails.watch(request);
     }
 
     /**

@@ -29,13 +29,15 @@ public final class Http2Connections {
     private static final AttributeKey<ClientTls> HANDSHAKE = AttributeKey.valueOf("portico.h2.handshake");
 
     private final Http2ConnectionErrors errors;
+    private final HeldBackTails tails;
     /** This loop's open HTTP/2 connections, for the GOAWAY a drain sends. */
     private final Set<HttpConnection> open = Collections.newSetFromMap(new IdentityHashMap<>());
     /** Set once the data plane drains: a connection that arrives now is told at once. */
     private boolean draining;
 
-    public Http2Connections(Http2ConnectionErrors errors) {
+    public Http2Connections(Http2ConnectionErrors errors, HeldBackTails tails) {
         this.errors = errors;
+        this.tails = tails;
     }
 
     /** Makes {@code options} (a TLS server's) offer h2 then http/1.1 by ALPN, with {@link #limitsOn the limits}. */
@@ -94,7 +96,7 @@ public final class Http2Connections {
 
     /** The client side of one request's stream. */
     public Http2ClientStream streamOf(HttpServerRequest request) {
-        return new Http2ClientStream(request, channelOf(request.connection()).attr(HANDSHAKE).get());
+        return new Http2ClientStream(request, channelOf(request.connection()).attr(HANDSHAKE).get(), tails);
     }
 
     private static Channel channelOf(HttpConnection connection) {

@@ -231,9 +231,20 @@ class HostileHttp2Test extends HttpsVhostTestSupport {
 
     @Test
     void aClientThatNeverOpensItsWindowIsCutOffAfterTheSendTimeout() throws Exception {
+        // The relay holds the upstream back and its own send timeout cuts the stream.
+        assertCutOffAfterTheSendTimeout("/bytes/1000000");
+    }
+
+    @Test
+    void aResponseWrittenInFullThatTheWindowHoldsBackIsCutOffAfterTheSendTimeout() throws Exception {
+        // The whole body is queued at once and the relay is done: only its frames wait, for a window never opened.
+        assertCutOffAfterTheSendTimeout("/bytes/1000");
+    }
+
+    private void assertCutOffAfterTheSendTimeout(String path) throws Exception {
         double before = Scrape.of(metrics).valueOrZero("portico_local_replies_total{reason=\"client_send_timeout\"}");
         try (RawH2 client = new RawH2(dataPlane.tlsPort(), HOST, 0, 0x4, 0)) { // SETTINGS_INITIAL_WINDOW_SIZE 0
-            client.frame(RawH2.HEADERS, RawH2.END_HEADERS | RawH2.END_STREAM, 1, RawH2.get(HOST, "/bytes/1000000"));
+            client.frame(RawH2.HEADERS, RawH2.END_HEADERS | RawH2.END_STREAM, 1, RawH2.get(HOST, path));
             client.flush();
             // The client stays busy (a PING every half second, so no idle timeout applies) but never lets the
             // response's DATA through: the stream, not the connection, is cut once the send timeout (3 s in tests)
@@ -246,6 +257,7 @@ class HostileHttp2Test extends HttpsVhostTestSupport {
                 client.flush();
                 for (RawH2.Frame frame = client.next(); frame != null; frame = client.next()) {
                     assertTrue(frame.type() != RawH2.GOAWAY, "the connection stays open");
+                    assertTrue(frame.type() != RawH2.DATA, "no DATA without a window");
                     if (frame.type() == RawH2.RST_STREAM && frame.stream() == 1) {
                         reset = frame;
                         break;
@@ -257,6 +269,36 @@ class HostileHttp2Test extends HttpsVhostTestSupport {
         Eventually.within(Duration.ofSeconds(10), () -> assertTrue(Scrape.of(metrics).valueOrZero(
                 "portico_local_replies_total{reason=\"client_send_timeout\"}") >= before + 1, "counted"));
         stillServes();
+    }
+
+    /**
+     * The send timeout is a limit on standing still, not on the whole transfer: a client that opens its window a
+     * little every second gets all of a held-back response, though that takes longer than the timeout (3 s).
+     */
+    @Test
+    void aSlowClientThatKeepsOpeningItsWindowGetsTheWholeResponse() throws Exception {
+        try (RawH2 client = new RawH2(dataPlane.tlsPort(), HOST, 0, 0x4, 0)) { // SETTINGS_INITIAL_WINDOW_SIZE 0
+            client.frame(RawH2.HEADERS, RawH2.END_HEADERS | RawH2.END_STREAM, 1, RawH2.get(HOST, "/bytes/1000"));
+            client.flush();
+            client.readTimeout(1000);
+            int received = 0;
+            boolean ended = false;
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (!ended && System.nanoTime() < deadline) {
+                client.frame(RawH2.WINDOW_UPDATE, 0, 1, RawH2.windowIncrement(200));
+                client.flush();
+                for (RawH2.Frame frame = client.next(); frame != null && !ended; frame = client.next()) {
+                    assertTrue(frame.type() != RawH2.RST_STREAM && frame.type() != RawH2.GOAWAY,
+                            "not cut off while the window keeps opening: " + frame + " after " + received + " bytes");
+                    if (frame.type() == RawH2.DATA && frame.stream() == 1) {
+                        received += frame.payload().length;
+                        ended = (frame.flags() & RawH2.END_STREAM) != 0;
+                    }
+                }
+            }
+            assertTrue(ended, "the response ended; got " + received + " bytes");
+            assertEquals(1000, received);
+        }
     }
 
     /**

@@ -124,6 +124,11 @@ public final class RawH2 implements AutoCloseable {
         block.write(bytes, 0, bytes.length);
     }
 
+    /** A WINDOW_UPDATE's payload: {@code bytes} more the sender may send. */
+    public static byte[] windowIncrement(int bytes) {
+        return errorCode(bytes);
+    }
+
     public static byte[] errorCode(long code) {
         return new byte[] {(byte) (code >>> 24), (byte) (code >>> 16), (byte) (code >>> 8), (byte) code};
     }
