@@ -37,4 +37,14 @@ public interface BodyFilter {
     default boolean wantsRestWithoutClient() {
         return false;
     }
+
+    /**
+     * Whether this filter may hold on to a piece, or pass it on as it is, after {@link #piece} returns (a cache keeps
+     * the pieces it stores). A filter that never does (a codec reads its input into its own state and returns bytes
+     * of its own) can be fed straight from the upstream connection's pooled memory, which goes back to the pool as
+     * soon as the filter returns.
+     */
+    default boolean keepsPieces() {
+        return true;
+    }
 }

@@ -78,6 +78,16 @@ public final class ResponseBodyFilters {
         }
     }
 
+    /** Whether some filter may hold on to a piece after {@link #piece} returns ({@link BodyFilter#keepsPieces}). */
+    public boolean keepsPieces() {
+        for (BodyFilter filter : filters) {
+            if (filter.keepsPieces()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether some filter needs the rest of the body after the client left. */
     public boolean wantsRestWithoutClient() {
         for (BodyFilter filter : filters) {

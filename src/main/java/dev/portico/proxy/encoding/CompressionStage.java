@@ -134,5 +134,11 @@ public final class CompressionStage implements Stage {
         public void broken() {
             encoder.release();
         }
+
+        /** Every codec copies its input into its own state and returns new bytes. */
+        @Override
+        public boolean keepsPieces() {
+            return false;
+        }
     }
 }

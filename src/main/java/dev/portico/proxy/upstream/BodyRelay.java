@@ -139,13 +139,14 @@ final class BodyRelay extends ReadDeadlines.Waiter {
     }
 
     /**
-     * Takes the rest of the body straight from the upstream socket ({@link BodyHandoff}): only for a plain relay, with
-     * no body filters, which need the bytes on the heap anyway.
+     * Takes the rest of the body straight from the upstream socket ({@link BodyHandoff}): for a plain relay, and for
+     * body filters that are done with each piece when they return (a compressor); not for a cache, which keeps the
+     * pieces it stores.
      *
      * @return false when the handoff refused (some of the body already went through Vert.x)
      */
     boolean takeFrom(BodyHandoff from) {
-        if (filters != null || !from.take(this::take)) {
+        if (filters != null && filters.keepsPieces() || !from.take(this::take)) {
             return false;
         }
         handoff = from;
@@ -154,6 +155,17 @@ final class BodyRelay extends ReadDeadlines.Waiter {
 
     /** A piece from the handoff: pooled memory this relay owns until the client's socket has it. */
     private void take(ByteBuf piece) {
+        if (filters != null) {
+            try {
+                if (!done) {
+                    fromSource(Buffer.buffer(piece));
+                }
+            } finally {
+                // The filters have read it (they keep no piece): the pooled memory goes back at once.
+                piece.release();
+            }
+            return;
+        }
         deadlines.restartIfRunning(this, idleTimeoutNanos);
         if (done || detached) {
             piece.release();
@@ -193,35 +205,7 @@ final class BodyRelay extends ReadDeadlines.Waiter {
     }
 
     private void run() {
-        source.handler(chunk -> {
-            // One field write: a deadline per chunk must cost nothing measurable.
-            deadlines.restartIfRunning(this, idleTimeoutNanos);
-            Buffer piece;
-            try {
-                piece = filters == null ? chunk : filters.piece(chunk);
-            } catch (RuntimeException e) {
-                sourceFailed(e);
-                return;
-            }
-            if (filters != null && filters.ended()) {
-                // The last piece of a body of known length: the client's response ends with it, in one write
-                // (a separate end would cost the chunked terminator its own system call).
-                endedEarly = true;
-                if (detached) {
-                    destinationEnded(Future.succeededFuture());
-                } else {
-                    destination.end(piece, this::destinationEnded);
-                }
-                return;
-            }
-            if (piece.length() == 0) {
-                return;
-            }
-            forward(piece);
-            if (!detached) {
-                holdBackIfFull();
-            }
-        });
+        source.handler(this::fromSource);
         source.exceptionHandler(this::sourceFailed);
         source.endHandler(v -> {
             sourceDone = true;
@@ -253,6 +237,37 @@ final class BodyRelay extends ReadDeadlines.Waiter {
             }
         });
         readSource();
+    }
+
+    /** A piece of the source, through the source's handler or from the handoff: filtered and passed on. */
+    private void fromSource(Buffer chunk) {
+        // One field write: a deadline per chunk must cost nothing measurable.
+        deadlines.restartIfRunning(this, idleTimeoutNanos);
+        Buffer piece;
+        try {
+            piece = filters == null ? chunk : filters.piece(chunk);
+        } catch (RuntimeException e) {
+            sourceFailed(e);
+            return;
+        }
+        if (filters != null && filters.ended()) {
+            // The last piece of a body of known length: the client's response ends with it, in one write
+            // (a separate end would cost the chunked terminator its own system call).
+            endedEarly = true;
+            if (detached) {
+                destinationEnded(Future.succeededFuture());
+            } else {
+                destination.end(piece, this::destinationEnded);
+            }
+            return;
+        }
+        if (piece.length() == 0) {
+            return;
+        }
+        forward(piece);
+        if (!detached) {
+            holdBackIfFull();
+        }
     }
 
     /**

@@ -124,4 +124,39 @@ class StreamedCompressionTest extends CompressionTestSupport {
             assertEquals(-1, in.read(), "body longer than sent");
         }
     }
+
+    /**
+     * A client that stops reading holds the compressor, and through it the origin, back (the relay pauses the upstream
+     * socket, which the codec reads straight from); once it reads again it gets every byte, and the upstream
+     * connection, read to the end, serves the next request at once instead of waiting for its read timeout.
+     */
+    @Test
+    void aClientThatStopsReadingGetsItAllAndTheUpstreamServesOn() throws Exception {
+        Api.create(vhost(HOST, compression()));
+        RequestOptions options = new RequestOptions().setHost("127.0.0.1").setPort(dataPlane.port())
+                .setMethod(HttpMethod.GET).setURI("/large").setTimeout(60_000)
+                .putHeader("Host", HOST).putHeader("Accept-Encoding", "gzip");
+        Buffer pieces = Buffer.buffer();
+        Promise<HttpClientResponse> ended = Promise.promise();
+        client.raw().request(options).compose(request -> request.send().onSuccess(response -> {
+            response.pause();
+            response.handler(pieces::appendBuffer);
+            response.endHandler(v -> ended.complete(response));
+            response.exceptionHandler(ended::tryFail);
+            TestVertx.get().setTimer(1500, t -> response.resume());
+        })).onFailure(ended::tryFail);
+        assertEquals("gzip", TestVertx.await(ended.future()).getHeader("Content-Encoding"));
+        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(pieces.getBytes()), 64 * 1024)) {
+            assertEquals(TextOrigin.LARGE, in.transferTo(java.io.OutputStream.nullOutputStream()));
+        }
+        // A body of known length, which the compressor ends with its last byte.
+        for (int i = 0; i < 3; i++) {
+            Buffer page = Buffer.buffer();
+            long started = System.nanoTime();
+            HttpClientResponse response = TestVertx.await(open("/page", "gzip", page));
+            assertEquals("gzip", response.getHeader("Content-Encoding"));
+            assertArrayEquals(TextOrigin.PAGE, Decode.body("gzip", page.getBytes()));
+            assertTrue(Duration.ofNanos(System.nanoTime() - started).toSeconds() < 5, "answered without a wait");
+        }
+    }
 }
