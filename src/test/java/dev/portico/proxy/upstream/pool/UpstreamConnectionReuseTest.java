@@ -16,6 +16,7 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -134,6 +135,41 @@ class UpstreamConnectionReuseTest extends DataPlaneTestSupport {
             }
             try (Socket socket = connect()) {
                 send(socket, get("short.test", "/second"));
+                assertEquals("second", RawHttp.readResponse(socket.getInputStream()).body());
+            }
+            assertEquals(2, origin.connections());
+        }
+    }
+
+    /**
+     * The same with a compressed response, whose body the codec reads straight from the upstream socket: the client's
+     * chunked response is cut without its last chunk (never made to look complete), and the connection is not reused.
+     */
+    @Test
+    void aCompressedResponseCutShortIsCutForTheClientAndIsNotReused() throws Exception {
+        String text = "<p>portico</p>".repeat(150);
+        try (RawOrigin origin = RawOrigin.start(request -> {
+            if (request.path().equals("/first")) {
+                request.write("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + 2 * text.length()
+                        + "\r\n\r\n" + text);
+                request.socket().close();
+            } else {
+                request.write(OWN_ANSWER);
+            }
+        })) {
+            vhost(Api.vhost("short-gzip", "short-gzip.test", origin.url()).put("compression", Api.enabled()));
+            try (Socket socket = connect()) {
+                send(socket, "GET /first HTTP/1.1\r\nHost: short-gzip.test\r\nAccept-Encoding: gzip\r\n\r\n");
+                // Read until the proxy closes the connection (a stall would end in the read timeout instead).
+                String received = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+                String head = received.substring(0, Math.max(0, received.indexOf("\r\n\r\n")))
+                        .toLowerCase(Locale.ROOT);
+                assertTrue(head.contains("\r\ncontent-encoding: gzip"), received);
+                assertTrue(head.contains("\r\ntransfer-encoding: chunked"), head);
+                assertTrue(!received.endsWith("\r\n0\r\n\r\n"), "a cut body must not end like a whole one");
+            }
+            try (Socket socket = connect()) {
+                send(socket, get("short-gzip.test", "/second"));
                 assertEquals("second", RawHttp.readResponse(socket.getInputStream()).body());
             }
             assertEquals(2, origin.connections());
