@@ -64,7 +64,8 @@ class DashboardLiveTest extends OriginAndClientFixture<ScriptedOrigin> {
         assertFalse(console.driver().findElement(
                 By.cssSelector("tr[data-vhost='alpha'] td[data-metric='rps'] path")).getAttribute("d").isEmpty(),
                 "the sparkline draws");
-        assertEquals("0.0", console.text(By.cssSelector("tr[data-vhost='beta'] td[data-metric='rps'] .metric-value")));
+        assertEquals("0.0", console.waitForText(
+                By.cssSelector("tr[data-vhost='beta'] td[data-metric='rps'] .metric-value"), t -> true));
         console.waitForText(By.cssSelector("[data-check='Database'] .badge"), "OK"::equals);
         Pacing.pause(Duration.ofSeconds(3), "a few seconds of sparkline for the screenshot");
         Browser.screenshot("overview");
@@ -102,7 +103,8 @@ class DashboardLiveTest extends OriginAndClientFixture<ScriptedOrigin> {
         console.waitFor(By.id("purge-target")).sendKeys("page");
         console.driver().findElement(By.id("purge")).click();
         assertEquals("must start with /", console.waitForText(By.id("purge-target-error"), t -> !t.isEmpty()));
-        assertEquals("1", console.text(By.id("cache-entries")));
+        // Read once it is there: each live refresh re-renders the figure, and a read in between finds no element.
+        assertEquals("1", console.waitForText(By.id("cache-entries"), t -> true));
 
         console.driver().findElement(By.id("purge-prefix")).click();
         console.driver().findElement(By.id("purge-target")).clear();
