@@ -32,6 +32,8 @@ public final class StickyCookie implements UpstreamSelector<StickyCookie.Signer>
     private static final int ID_BYTES = 8;
     private static final int MAC_BYTES = 16;
     private static final int VALUE_BYTES = ID_BYTES + 8 + MAC_BYTES;
+    /** 32 bytes in unpadded base64url: 42 characters of 6 bits and one whose last 2 bits are padding. */
+    private static final int ENCODED_LENGTH = 43;
 
     /** A loop's MAC (a {@link Mac} is not thread-safe) and round-robin cursor. */
     public static final class Signer {
@@ -105,7 +107,8 @@ public final class StickyCookie implements UpstreamSelector<StickyCookie.Signer>
     private int named(Signer signer, String text) {
         byte[] value = signer.value;
         try {
-            if (text.length() != 43 || Base64.getUrlDecoder().decode(text.getBytes(), value) != VALUE_BYTES) {
+            if (text.length() != ENCODED_LENGTH || !canonicalEnding(text.charAt(ENCODED_LENGTH - 1))
+                    || Base64.getUrlDecoder().decode(text.getBytes(), value) != VALUE_BYTES) {
                 return -1;
             }
         } catch (IllegalArgumentException malformed) {
@@ -126,6 +129,17 @@ public final class StickyCookie implements UpstreamSelector<StickyCookie.Signer>
             }
         }
         return -1;
+    }
+
+    /**
+     * Whether the cookie's last character leaves its 2 padding bits zero, as the encoder writes it. The JDK's decoder
+     * ignores those bits, so without this check four spellings would decode to one cookie: a changed character would
+     * still be accepted, and a cookie would not be one string (RFC 4648 section 3.5 lets a decoder reject this).
+     */
+    private static boolean canonicalEnding(char c) {
+        int sextet = c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26
+                : c >= '0' && c <= '9' ? c - '0' + 52 : c == '-' ? 62 : c == '_' ? 63 : -1;
+        return sextet >= 0 && (sextet & 3) == 0;
     }
 
     /** Issues the cookie unless the request's own, still fresh, named this upstream. */
