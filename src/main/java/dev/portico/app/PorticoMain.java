@@ -14,6 +14,8 @@ import org.jboss.logging.Logger;
 public final class PorticoMain {
 
     public static void main(String... args) {
+        // Before anything touches Netty: its allocator reads its settings once.
+        PooledMemoryDefaults.apply(System.getProperties());
         LocalPostgres local = LocalPostgres.startIfUnconfigured();
         // Quarkus calls the exit handler once the application has stopped, also after SIGTERM (when the code
         // after run() would never be reached): only then may the local database go.
