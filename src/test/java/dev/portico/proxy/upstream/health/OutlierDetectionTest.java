@@ -90,11 +90,15 @@ class OutlierDetectionTest extends DataPlaneTestSupport {
     @Test
     void anEjectedUpstreamTheActiveCheckSawComeBackReturnsAtOnceAndRampsUp() {
         // Ejected for an hour, then its check fails and passes again (a restarted origin): it is back with the check,
-        // not an hour later, and slow start counts from then.
+        // not an hour later, and slow start counts from then. The check has a path of its own, so the ejection comes
+        // from the traffic alone: on one path, a check due while the failing requests went out could take the
+        // upstream out first, and nothing would be ejected.
         AtomicBoolean failing = new AtomicBoolean();
-        ScriptedOrigin bad = origin("bad", failing);
-        ScriptedOrigin good = origin("good", new AtomicBoolean());
-        JsonObject check = new JsonObject().put("path", "/app").put("interval", "1s").put("timeout", "1s")
+        AtomicBoolean checkFailing = new AtomicBoolean();
+        ScriptedOrigin bad = origin("bad", failing)
+                .on("/health", request -> checkFailing.get() ? Reply.of(503, "down") : Reply.of(200, "up"));
+        ScriptedOrigin good = origin("good", new AtomicBoolean()).on("/health", Reply.of(200, "up"));
+        JsonObject check = new JsonObject().put("path", "/health").put("interval", "1s").put("timeout", "1s")
                 .put("rise", 1).put("fall", 1).put("jitter", "0s");
         String id = Api.create(Api.vhost("recovers", "recovers.test", bad.url(), good.url())
                 .put("outlierDetection", outliers("baseEjectionTime", "1h", "maxEjectionTime", "1h"))
@@ -103,14 +107,16 @@ class OutlierDetectionTest extends DataPlaneTestSupport {
         UpstreamStates.await(id, 1, "healthy");
         failing.set(true);
         ProxyClient client = client();
-        // Round robin: three of these six reach the failing upstream, well within one check interval.
-        for (int i = 0; i < 6; i++) {
-            client.get("recovers.test", "/app");
-        }
+        // Three 503 in a row eject it (round robin: about six requests), while its check still passes.
+        sendUntil(client, "recovers.test", bad, 3);
+        assertEquals(1, UpstreamStates.await(id, 0, "ejected").getLong("ejections"));
+
+        checkFailing.set(true);
         JsonObject down = UpstreamStates.await(id, 0, "unhealthy", Duration.ofSeconds(5));
         assertEquals(1, down.getLong("ejections"), down::encode);
         assertEquals(0.0, down.getDouble("weightNow"), "no traffic, no weight");
 
+        checkFailing.set(false);
         failing.set(false);
         JsonObject back = UpstreamStates.await(id, 0, "healthy", Duration.ofSeconds(5));
         // Slow start ramps it from 10% of its weight, since it came back with its check, over an hour.
