@@ -60,6 +60,9 @@ public final class ForwardStage implements Stage {
 
     @Override
     public Flow onRequest(Exchange exchange) {
+        if (MaxForwards.answeredHere(exchange)) {
+            return Flow.TAKEN;
+        }
         // Every request counts towards the share of retries the budget allows.
         retry.budget().requested(exchange.loop().index(), System.nanoTime());
         new UpstreamCall(this, exchange).start();

@@ -57,6 +57,7 @@ final class UpstreamRequestWriter {
         MultiMap inHeaders = in.headers();
         MultiMap out = request.headers();
         HopByHopHeaders.of(inHeaders).copyEndToEnd(inHeaders, out, "Host", "Expect");
+        MaxForwards.decrement(in.method(), inHeaders, out);
         String host = stage.hostFor(exchange, call.target());
         boolean http2 = call.target().spec().protocol().http2();
         if (http2) {

@@ -230,4 +230,40 @@ class ForwardingTest extends DataPlaneTestSupport {
         assertEquals("portico", seen.getString("x-tag"));
         assertFalse(seen.containsKey("cookie"));
     }
+
+    @Test
+    void anOptionsRequestsMaxForwardsIsDecrementedAndAtZeroAnsweredHere() throws Exception {
+        OriginServer origin = origin("a");
+        vhost("hops", "hops.test", origin);
+        ProxyClient client = client();
+        ProxyClient.Reply forwarded = client.send(HttpMethod.OPTIONS, "hops.test", "/echo", "Max-Forwards", "5");
+        assertEquals(200, forwarded.status());
+        assertEquals("4", forwarded.json().getJsonObject("headers").getString("max-forwards"));
+        assertEquals("99999999999999999998", client.send(HttpMethod.OPTIONS, "hops.test", "/echo",
+                "Max-Forwards", "99999999999999999999").json().getJsonObject("headers").getString("max-forwards"));
+        int reached = origin.requestCount();
+
+        // RFC 9110 section 7.6.2: at zero the intermediary answers as the final recipient.
+        ProxyClient.Reply here = client.send(HttpMethod.OPTIONS, "hops.test", "/echo", "Max-Forwards", "0");
+        assertEquals(200, here.status());
+        assertEquals("GET, HEAD, POST, PUT, DELETE, PATCH, OPTIONS", here.header("Allow"));
+        assertEquals(0, here.body().length());
+        assertEquals(reached, origin.requestCount(), "not forwarded");
+
+        // The field means something for OPTIONS and TRACE only: a GET takes it along untouched.
+        assertEquals("0", client.send(HttpMethod.GET, "hops.test", "/echo", "Max-Forwards", "0").json()
+                .getJsonObject("headers").getString("max-forwards"));
+        reached = origin.requestCount();
+        // A value that can be neither checked nor decremented is refused, not forwarded.
+        assertEquals(400, client.send(HttpMethod.OPTIONS, "hops.test", "/echo", "Max-Forwards", "-1").status());
+        assertEquals(400, client.send(HttpMethod.OPTIONS, "hops.test", "/echo", "Max-Forwards", "two").status());
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), dataPlane.port())) {
+            socket.setSoTimeout(5000);
+            socket.getOutputStream().write(("OPTIONS /echo HTTP/1.1\r\nHost: hops.test\r\nMax-Forwards: 1\r\n"
+                    + "Max-Forwards: 2\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            String head = RawHttp.readUntil(socket.getInputStream(), "\r\n");
+            assertTrue(head.startsWith("HTTP/1.1 400 "), head);
+        }
+        assertEquals(reached, origin.requestCount(), "none of the refused ones was forwarded");
+    }
 }
