@@ -15,7 +15,7 @@ import java.util.List;
  * before forwarding, and answer as the final recipient when it is zero, so a client can ask any hop of a chain what it
  * allows. Portico answers {@code 200} with the methods it forwards in {@code Allow}, no body. {@code TRACE} is refused
  * before routing, and other methods are forwarded with the field as they came (the RFC gives it meaning for these two
- * only). nginx and Envoy ignore the field; a value that is not one decimal number is refused with 400, as it could be
+ * only). nginx and HAProxy ignore the field; a value that is not one decimal number is refused with 400, as it could be
  * neither checked nor decremented.
  */
 final class MaxForwards {
