@@ -27,6 +27,8 @@ public final class Exchange {
 
     /** Header names are pre-encoded {@code AsciiString}s: hashed once, written without encoding. */
     public static final CharSequence REQUEST_ID_HEADER = HttpHeaders.createOptimized("X-Request-Id");
+    /** The methods a proxied vhost forwards: the {@code Allow} of Portico's own answers about methods. */
+    public static final String FORWARDED_METHODS = "GET, HEAD, POST, PUT, DELETE, PATCH, OPTIONS";
     private static final AtomicInteger SLOTS = Slot.counter(Exchange.class);
 
     private final HttpServerRequest request;

@@ -77,7 +77,7 @@ final class ProxyRequestHandler {
         HttpMethod method = request.method();
         if (method == HttpMethod.CONNECT || method == HttpMethod.TRACE) {
             exchange.unroutedStages(snapshot.fallbackStages());
-            exchange.response().headers().set("Allow", "GET, HEAD, POST, PUT, DELETE, PATCH, OPTIONS");
+            exchange.response().headers().set("Allow", Exchange.FORWARDED_METHODS);
             exchange.replyLocal(LocalReason.METHOD_NOT_ALLOWED, method.name() + " is not proxied");
             return;
         }

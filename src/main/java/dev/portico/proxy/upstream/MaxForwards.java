@@ -21,8 +21,6 @@ import java.util.List;
 final class MaxForwards {
 
     static final CharSequence NAME = HttpHeaders.createOptimized("Max-Forwards");
-    /** What a request to a proxied vhost may use; the same list as the refusal of CONNECT and TRACE. */
-    private static final String ALLOWED = "GET, HEAD, POST, PUT, DELETE, PATCH, OPTIONS";
 
     private MaxForwards() {
     }
@@ -46,7 +44,7 @@ final class MaxForwards {
         }
         HttpServerResponse response = exchange.response();
         response.setStatusCode(200);
-        response.headers().set(HttpHeaders.ALLOW, ALLOWED).set(HttpHeaders.CONTENT_LENGTH, "0");
+        response.headers().set(HttpHeaders.ALLOW, Exchange.FORWARDED_METHODS).set(HttpHeaders.CONTENT_LENGTH, "0");
         exchange.sendHead();
         response.end();
         exchange.request().resume();
