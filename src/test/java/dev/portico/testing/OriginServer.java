@@ -25,6 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code /bytes/N} streams N bytes of {@link #pattern}; {@code ?chunked} leaves out Content-Length</li>
  *   <li>{@code /status/N} answers status N</li>
  *   <li>{@code /slow/MS} answers after MS milliseconds; {@code /hang} never answers</li>
+ *   <li>{@code /pause/MS} sends its head and {@code first;} at once, then {@code second} MS milliseconds later (chunked):
+ *       a stream with a quiet spell, as server-sent events have</li>
  *   <li>{@code /reason/<code>/<phrase>} answers with that status and reason phrase</li>
  *   <li>{@code /truncate} announces 1000 bytes, sends 10, then closes the connection</li>
  *   <li>{@code /hop} answers with hop-by-hop headers that must not reach the client</li>
@@ -170,6 +172,10 @@ public final class OriginServer implements AutoCloseable {
         } else if (path.startsWith("/slow/")) {
             long delay = Long.parseLong(path.substring(6));
             TestVertx.get().setTimer(delay, t -> request.response().end("slow"));
+        } else if (path.startsWith("/pause/")) {
+            long pause = Long.parseLong(path.substring(7));
+            request.response().setChunked(true).write("first;");
+            TestVertx.get().setTimer(pause, t -> request.response().end("second"));
         } else if (path.equals("/hang")) {
             request.pause();
         } else if (path.equals("/truncate")) {

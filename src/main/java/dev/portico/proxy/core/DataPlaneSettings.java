@@ -43,7 +43,11 @@ public interface DataPlaneSettings {
         return eventLoops().orElse(Runtime.getRuntime().availableProcessors());
     }
 
-    /** Closes idle client keep-alive connections (nginx {@code keepalive_timeout}). */
+    /**
+     * Closes client connections idle between requests (nginx {@code keepalive_timeout}) or not reading their
+     * response; a request Portico is still answering is bounded by its own deadlines instead (see
+     * {@code KeepAliveTimeout}).
+     */
     @WithDefault("75s")
     Duration idleTimeout();
 

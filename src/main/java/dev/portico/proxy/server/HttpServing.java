@@ -61,7 +61,7 @@ final class HttpServing implements ListenerServing {
                 .connectionHandler(connection -> {
                     accepted.handle(connection);
                     if (Http2Connections.isHttp2(connection)) {
-                        http2.accepted(connection);
+                        http2.accepted(connection, options);
                     } else {
                         connections.guard(connection, options);
                     }

@@ -1,5 +1,6 @@
 package dev.portico.proxy.server.http1;
 
+import dev.portico.proxy.server.keepalive.KeepAliveTimeout;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
@@ -62,7 +63,9 @@ public final class GuardedConnections {
     /**
      * Puts a guard in front of a new HTTP/1 connection's decoder, and swaps the decoder for one that keeps the
      * request target's UTF-8 (see {@link StrictRequestDecoder}). Half-closure is allowed, so a client's FIN reaches
-     * the guard as an event instead of closing the connection before its responses are written. Call from the
+     * the guard as an event instead of closing the connection before its responses are written. The idle timeout
+     * becomes a keep-alive timeout ({@link KeepAliveTimeout}): it spares a connection whose request the guard knows
+     * is being answered. Call from the
      * server's connection handler, which Vert.x runs before the connection reads its first byte.
      */
     public void guard(HttpConnection connection, HttpServerOptions options) {
@@ -79,6 +82,7 @@ public final class GuardedConnections {
         RequestGuard guard = new RequestGuard(this);
         pipeline.addBefore(DECODER, RequestGuard.NAME, guard);
         RequestGuard.attachTo(channel, guard);
+        KeepAliveTimeout.replaceIn(pipeline, options, guard::answering);
     }
 
     int maxRequestLine() {

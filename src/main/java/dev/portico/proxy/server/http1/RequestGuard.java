@@ -4,6 +4,7 @@ import dev.portico.proxy.core.ClientConnection;
 import dev.portico.proxy.core.ClientTls;
 import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.outcome.LocalReason;
+import dev.portico.proxy.server.keepalive.KeepAliveTimeout;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -47,8 +48,6 @@ import java.io.IOException;
 public final class RequestGuard extends ChannelInboundHandlerAdapter implements ClientConnection {
 
     static final String NAME = "portico-request-guard";
-    /** The name of the handler Vert.x adds for the server's idle timeout. */
-    private static final String IDLE_HANDLER = "idle";
     private static final AttributeKey<RequestGuard> KEY = AttributeKey.valueOf(RequestGuard.class, "guard");
 
     /** nginx's {@code lingering_timeout}: a client quiet this long after a closing reply is done sending. */
@@ -124,6 +123,11 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter implements 
         }
     }
 
+    /** A request on this connection is being answered: from its exchange's opening until it is accounted. */
+    boolean answering() {
+        return current != null;
+    }
+
     @Override
     public ClientTls tls() {
         return tls;
@@ -166,8 +170,8 @@ public final class RequestGuard extends ChannelInboundHandlerAdapter implements 
         Channel channel = ctx.channel();
         channel.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, false);
         ChannelPipeline pipeline = ctx.pipeline();
-        if (pipeline.get(IDLE_HANDLER) != null) {
-            pipeline.remove(IDLE_HANDLER);
+        if (pipeline.get(KeepAliveTimeout.NAME) != null) {
+            pipeline.remove(KeepAliveTimeout.NAME);
         }
         pipeline.remove(this);
     }

@@ -2,6 +2,7 @@ package dev.portico.proxy.server.http2;
 
 import dev.portico.proxy.core.ClientTls;
 import dev.portico.proxy.core.DataPlaneSettings;
+import dev.portico.proxy.server.keepalive.KeepAliveTimeout;
 import dev.portico.proxy.server.tls.HandshakeFacts;
 import io.vertx.core.http.Http2Settings;
 import io.vertx.core.http.HttpConnection;
@@ -11,6 +12,10 @@ import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.impl.Http2ServerConnection;
 import io.vertx.core.net.impl.ConnectionBase;
 import io.netty.channel.Channel;
+import io.netty.handler.codec.http2.Http2Connection;
+import io.netty.handler.codec.http2.Http2ConnectionHandler;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2RemoteFlowController;
 import io.netty.util.AttributeKey;
 
 import java.util.Collections;
@@ -69,10 +74,19 @@ public final class Http2Connections {
         return connection instanceof Http2ServerConnection;
     }
 
-    /** A new HTTP/2 connection: reads its handshake once and watches it for the floods it may be closed for. */
-    public void accepted(HttpConnection connection) {
+    /**
+     * A new HTTP/2 connection: reads its handshake once, watches it for the floods it may be closed for, and makes
+     * its idle timeout a keep-alive timeout ({@code options} are its server's).
+     */
+    public void accepted(HttpConnection connection, HttpServerOptions options) {
+        Channel channel = channelOf(connection);
         if (connection.isSsl()) {
-            channelOf(connection).attr(HANDSHAKE).set(HandshakeFacts.of(connection.sslSession()));
+            channel.attr(HANDSHAKE).set(HandshakeFacts.of(connection.sslSession()));
+        }
+        // The idle timeout as a keep-alive timeout: not while a stream is open (nginx's keepalive_timeout on HTTP/2).
+        Http2ConnectionHandler handler = channel.pipeline().get(Http2ConnectionHandler.class);
+        if (handler != null) {
+            KeepAliveTimeout.replaceIn(channel.pipeline(), options, () -> answeringOnly(handler));
         }
         errors.watch(connection);
         if (draining) {
@@ -81,6 +95,28 @@ public final class Http2Connections {
         }
         open.add(connection);
         channelOf(connection).closeFuture().addListener(closed -> open.remove(connection));
+    }
+
+    /**
+     * Whether streams are open and none has data held back by flow control: a client that keeps its windows shut
+     * is not reading, and its connection may be idle like one that sends nothing.
+     */
+    private static boolean answeringOnly(Http2ConnectionHandler handler) {
+        Http2Connection connection = handler.connection();
+        if (connection.numActiveStreams() == 0) {
+            return false;
+        }
+        Http2RemoteFlowController flow = handler.encoder().flowController();
+        boolean[] heldBack = new boolean[1];
+        try {
+            connection.forEachActiveStream(stream -> {
+                heldBack[0] = flow.hasFlowControlled(stream);
+                return !heldBack[0];
+            });
+        } catch (Http2Exception e) {
+            return false;
+        }
+        return !heldBack[0];
     }
 
     /**
