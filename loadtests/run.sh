@@ -399,6 +399,28 @@ target_ticks() {
     echo "$total"
 }
 
+# CPU ticks of Portico's JIT compiler threads (C1/C2 CompilerThreadN), 0 for nginx: CPU a run spends compiling
+# rather than serving, counted in the target's total like any other thread and reported apart (report's "JIT"
+# column) so that a run still warming up shows as one. The JVM starts and stops compiler threads as its queue
+# grows and shrinks; the ticks of one that ended between two readings are lost, so the difference is a floor.
+jit_ticks() {
+    local total=0 task stat rest
+    local -a f
+    if [[ $1 == portico ]]; then
+        for task in /proc/"$PORTICO_PID"/task/*; do
+            [[ $(<"$task/comm") == C[12]\ CompilerThre* ]] 2>/dev/null || continue
+            stat=$(<"$task/stat") 2>/dev/null || continue
+            rest=${stat##*) }
+            read -r -a f <<<"$rest"
+            total=$((total + f[11] + f[12]))
+        done
+    fi
+    echo "$total"
+}
+
+# ticks_between BEFORE AFTER: AFTER - BEFORE, not below 0 (jit_ticks' threads can end)
+ticks_between() { echo $(($2 > $1 ? $2 - $1 : 0)); }
+
 run_wrk() {     # run_wrk TARGET PATH SECONDS OUTFILE HOST [EXPECTED_BODY_BYTES [CODING]]
     # Bounded twice: wrk's own -d, and timeout(1) in case wrk hangs.
     EXPECT_BYTES=${6:-} ACCEPT_ENCODING=${7:-} BENCH_HOST=$5 timeout -k 5 $(($3 + 30)) \
@@ -411,7 +433,7 @@ result_field() {     # result_field NAME LINE: the number after " NAME=" in a RE
     echo "${BASH_REMATCH[1]}"
 }
 
-RESULTS=""   # lines: scenario target run requests duration_us p99_us errors cpu_ticks
+RESULTS=""   # lines: scenario target run requests duration_us p99_us errors cpu_ticks [jit_ticks]
 
 require_alive() {   # require_alive TARGET: stop with a clear message when a proxy under test has died
     local pid=$NGINX_PID
@@ -422,12 +444,14 @@ require_alive() {   # require_alive TARGET: stop with a clear message when a pro
 }
 
 measure() {     # measure SCENARIO TARGET PATH RUN BODY_BYTES HOST CODING
-    local before after out=$WORK/wrk-$1-$2-$4.txt line
+    local before after jit_before jit out=$WORK/wrk-$1-$2-$4.txt line
     require_alive "$2"
+    jit_before=$(jit_ticks "$2")
     before=$(target_ticks "$2")
     run_wrk "$2" "$3" "$DURATION_SECS" "$out" "$6" "$5" "$7"
     require_alive "$2"
     after=$(target_ticks "$2")
+    jit=$(ticks_between "$jit_before" "$(jit_ticks "$2")")
     line=$(grep '^RESULT ' "$out" | tail -n 1) || { cat "$out" >&2; die "no RESULT line from wrk ($2 $3)"; }
     # RESULT requests=N duration_us=N p50_us=N p99_us=N max_us=N non2xx=N socket_errors=N bytes=N
     local requests duration p99 sockerr bad
@@ -436,10 +460,10 @@ measure() {     # measure SCENARIO TARGET PATH RUN BODY_BYTES HOST CODING
     p99=$(result_field p99_us "$line")
     sockerr=$(result_field socket_errors "$line")
     bad=$(result_field bad "$line")     # every response checked: status 200 and the file's exact size
-    RESULTS+="$1 $2 $4 $requests $duration $p99 $((bad + sockerr)) $((after - before))"$'\n'
-    log "$(printf '%-10s %-8s run %d: %8.0f req/s  p99 %6.2f ms  errors %d  cpu %d ticks' "$1" "$2" "$4" \
-        "$(awk -v r="$requests" -v d="$duration" 'BEGIN { print r / (d / 1e6) }')" \
-        "$(awk -v p="$p99" 'BEGIN { print p / 1000 }')" $((bad + sockerr)) $((after - before)))"
+    RESULTS+="$1 $2 $4 $requests $duration $p99 $((bad + sockerr)) $((after - before)) $jit"$'\n'
+    log "$(printf '%-10s %-8s run %d: %8.0f req/s  p99 %6.2f ms  errors %d  cpu %d ticks (JIT %d)' "$1" "$2" \
+        "$4" "$(awk -v r="$requests" -v d="$duration" 'BEGIN { print r / (d / 1e6) }')" \
+        "$(awk -v p="$p99" 'BEGIN { print p / 1000 }')" $((bad + sockerr)) $((after - before)) "$jit")"
 }
 
 report() {
@@ -455,27 +479,31 @@ report() {
             }
             return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
         }
-        NF == 8 {   # scenario target run requests duration_us p99_us errors cpu_ticks
+        NF >= 8 {   # scenario target run requests duration_us p99_us errors cpu_ticks [jit_ticks]
             k = $1 SUBSEP $2
             if (!(k in seen)) { seen[k] = 1; order[++count] = k }
             rps[k] = rps[k] " " $4 / ($5 / 1e6)
             p99[k] = p99[k] " " $6 / 1000
             err[k] += $7
             cpu[k] = cpu[k] " " ($4 > 0 ? ($8 * 1000 / tck) / $4 * 1000 : 0)    # CPU ms per 1000 requests
+            if (NF >= 9 && $2 == "portico") jit[k] = jit[k] " " ($8 > 0 ? 100 * $9 / $8 : 0)   # % of the CPU
         }
         END {
-            head = "%-19s %-8s %12s %10s %8s %14s %13s\n"
-            row = "%-19s %-8s %12.0f %10.2f %8d %14.1f %13s\n"
-            printf head, "scenario", "target", "req/s", "p99 ms", "errors", "CPU ms/1k req", "CPU vs nginx"
+            head = "%-19s %-8s %12s %10s %8s %14s %13s %6s\n"
+            row = "%-19s %-8s %12.0f %10.2f %8d %14.1f %13s %6s\n"
+            printf head, "scenario", "target", "req/s", "p99 ms", "errors", "CPU ms/1k req", "CPU vs nginx", "JIT"
             for (i = 1; i <= count; i++) {
                 k = order[i]; split(k, parts, SUBSEP)
                 c = median(cpu[k]); n = cpu[parts[1] SUBSEP "nginx"]
                 ratio = (n != "" && median(n) > 0) ? sprintf("%.2fx", c / median(n)) : "-"
-                printf row, parts[1], parts[2], median(rps[k]), median(p99[k]), err[k], c, ratio
+                compiling = (k in jit) ? sprintf("%.1f%%", median(jit[k])) : "-"
+                printf row, parts[1], parts[2], median(rps[k]), median(p99[k]), err[k], c, ratio, compiling
             }
         }' <<<"$RESULTS"
     printf 'CPU: utime+stime of the proxy process(es) on CPU %s, from /proc/PID/stat (%s ticks/s).\n' \
         "$PROXY_CPU" "$CLK_TCK"
+    printf 'JIT: the share of the CPU above that Portico spent in its JIT compiler threads (median of the runs);\n'
+    printf 'well above 0%% means Portico was still compiling its hot paths: not warmed up yet.\n'
 }
 
 # ----------------------------------------------------------------------------------------------------- main

@@ -183,14 +183,16 @@ s_time_counts() {
 
 # measure_s_time SCENARIO TARGET ARGS RUN: one run, recorded in run.sh's RESULTS format (p99 not measured: 0).
 measure_s_time() {
-    local before after prefix=$WORK/stime-$1-$2-$4 start end
+    local before after jit_before jit prefix=$WORK/stime-$1-$2-$4 start end
     require_alive "$2"
+    jit_before=$(jit_ticks "$2")
     before=$(target_ticks "$2")
     start=$(date +%s%N)
     run_s_time "$2" "$3" "$DURATION_SECS" "$prefix"
     end=$(date +%s%N)
     require_alive "$2"
     after=$(target_ticks "$2")
+    jit=$(ticks_between "$jit_before" "$(jit_ticks "$2")")
     local n r bytes failures errors
     read -r n r bytes failures <<<"$(s_time_counts "$prefix")"
     ((n > 0)) || { cat "$prefix"-1.txt >&2; die "s_time made no connection ($2 $1)"; }
@@ -199,7 +201,7 @@ measure_s_time() {
     errors=$failures
     ((bytes / n >= 1100)) || errors=$((errors + n))
     if [[ $3 == -new* ]]; then errors=$((errors + r)); else errors=$((errors + n - r)); fi
-    RESULTS+="$1 $2 $4 $n $(((end - start) / 1000)) 0 $errors $((after - before))"$'\n'
+    RESULTS+="$1 $2 $4 $n $(((end - start) / 1000)) 0 $errors $((after - before)) $jit"$'\n'
     log "$(printf '%-20s %-8s run %d: %7.0f conn/s  resumed %d of %d  %d bytes/conn  errors %d  cpu %d ticks' \
         "$1" "$2" "$4" "$(awk -v n="$n" -v d="$((end - start))" 'BEGIN { print n / (d / 1e9) }')" "$r" "$n" \
         $((bytes / n)) "$errors" $((after - before)))"
@@ -216,14 +218,16 @@ run_h2load() {
 # measure_h2load SCENARIO TARGET PATH RUN BODY_BYTES HOST: one run, recorded in run.sh's RESULTS format (h2load
 # reports no p99 over the whole run: 0); the requests counted are the 2xx responses.
 measure_h2load() {
-    local before after out=$WORK/h2load-$1-$2-$4.txt start end
+    local before after jit_before jit out=$WORK/h2load-$1-$2-$4.txt start end
     require_alive "$2"
+    jit_before=$(jit_ticks "$2")
     before=$(target_ticks "$2")
     start=$(date +%s%N)
     run_h2load "$2" "$3" "$DURATION_SECS" "$out" "$6"
     end=$(date +%s%N)
     require_alive "$2"
     after=$(target_ticks "$2")
+    jit=$(ticks_between "$jit_before" "$(jit_ticks "$2")")
     grep -q '^Application protocol: h2' "$out" || { cat "$out" >&2; die "$2 did not negotiate h2"; }
     local ok errors
     # "status codes: N 2xx, N 3xx, N 4xx, N 5xx". The streams still in flight when -D's time is up are cancelled
@@ -233,7 +237,7 @@ measure_h2load() {
     [[ -n $ok && -n $errors ]] || { cat "$out" >&2; die "could not read h2load's counts ($2 $1)"; }
     ((ok > 0)) || { cat "$out" >&2; die "h2load got no 2xx response ($2 $1)"; }
     # h2load -D measures its own duration after its connections are up; CPU is counted over the whole call.
-    RESULTS+="$1 $2 $4 $ok $(((end - start) / 1000)) 0 $errors $((after - before))"$'\n'
+    RESULTS+="$1 $2 $4 $ok $(((end - start) / 1000)) 0 $errors $((after - before)) $jit"$'\n'
     log "$(printf '%-20s %-8s run %d: %8.0f req/s  errors %d  cpu %d ticks' "$1" "$2" "$4" \
         "$(awk -v n="$ok" -v d="$((end - start))" 'BEGIN { print n / (d / 1e9) }')" "$errors" $((after - before)))"
 }
