@@ -222,4 +222,21 @@ class KeepAliveIdleTimeoutTest extends DataPlaneTestSupport {
             client.close();
         }
     }
+
+    @Test
+    void aBodyLeftUnfinishedAfterALocalAnswerDoesNotKeepTheConnection(@TempDir Path root) throws Exception {
+        // Answered from disk without reading the body: the exchange ends, the client never finishes its body.
+        Files.writeString(root.resolve("page.txt"), "page");
+        vhost(new JsonObject().put("name", "page").put("hostnames", new JsonArray().add("page.test"))
+                .put("static", new JsonObject().put("root", root.toString())));
+        try (Socket socket = connect()) {
+            long start = System.nanoTime();
+            socket.getOutputStream().write(("POST /page.txt HTTP/1.1\r\nHost: page.test\r\nContent-Length: 100\r\n"
+                    + "\r\n0123456789").getBytes(StandardCharsets.US_ASCII));
+            String response = RawHttp.readToClose(socket.getInputStream());
+            long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertTrue(RawHttp.status(response) >= 400, response);
+            assertTrue(elapsedMs < 10_000, "closed after " + elapsedMs + " ms");
+        }
+    }
 }
