@@ -230,6 +230,13 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
                 stage.group().abandoned(target);
                 return;
             }
+            if (GrpcDeadline.cancelledAtDeadline(exchange, result.cause())) {
+                stage.group().abandoned(target);
+                LOG.debugf("request %s: %s cancelled the gRPC call at its deadline", exchange.requestId(),
+                        target.spec().origin());
+                fail(LocalReason.GRPC_DEADLINE_EXCEEDED, "The call's deadline (grpc-timeout) passed");
+                return;
+            }
             ProxyError error = ProxyError.awaitingResponse(result.cause());
             if (error.reason() == LocalReason.UPSTREAM_PROTOCOL_ERROR && codec != null && codec.reusedWithoutAnswer()) {
                 UpstreamTarget next = retries.afterStaleConnection();

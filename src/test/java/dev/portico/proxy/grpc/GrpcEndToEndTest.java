@@ -1,5 +1,6 @@
 package dev.portico.proxy.grpc;
 
+import dev.portico.testing.Curl;
 import dev.portico.testing.Eventually;
 import dev.portico.testing.GrpcCall;
 import dev.portico.testing.GrpcClient;
@@ -17,6 +18,11 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -108,6 +114,26 @@ class GrpcEndToEndTest extends GrpcProxyTestSupport {
     @Test
     void theClientsDeadlineReachesTheOriginAndEndsTheCallThere() {
         GrpcConversations.deadline(client, origin);
+    }
+
+    /**
+     * curl sends a {@code grpc-timeout} but keeps no deadline of its own, so what it reads is Portico's answer when
+     * the origin cancels the call at that deadline (RST_STREAM CANCEL): the client's deadline, not a failed upstream.
+     * A grpc-java client may read it too when the origin's cancel reaches it before its own timer fires.
+     */
+    @Test
+    void aCallTheOriginCancelsAtItsDeadlineIsDeadlineExceeded(@TempDir Path dir) throws Exception {
+        Path ca = Files.writeString(dir.resolve("ca.pem"), pki().caPem());
+        // One gRPC message: not compressed, 4 bytes long, "wait" (the probe's text marshaller).
+        Path message = Files.write(dir.resolve("message"), new byte[] {0, 0, 0, 0, 4, 'w', 'a', 'i', 't'});
+        String head = Curl.run(List.of("--http2", "--cacert", ca.toString(),
+                "--resolve", HOST + ":" + dataPlane.tlsPort() + ":127.0.0.1", "-D", "-", "-o", "/dev/null",
+                "-H", "content-type: application/grpc", "-H", "te: trailers", "-H", "grpc-timeout: 300m",
+                "--data-binary", "@" + message, "https://" + HOST + ":" + dataPlane.tlsPort() + "/"
+                        + GrpcProbe.HANG.getFullMethodName()));
+        assertTrue(head.contains("grpc-status: 4"), head);
+        assertTrue(head.contains("grpc_deadline_exceeded"), head);
+        Eventually.within(GrpcClient.WAIT, () -> assertTrue(origin.cancelled() > 0, "the call ended on the origin"));
     }
 
     @Test

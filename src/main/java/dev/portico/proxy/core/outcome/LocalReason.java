@@ -125,6 +125,12 @@ public enum LocalReason {
     UPSTREAM_CONNECT_TIMEOUT(504, "upstream_connect_timeout", "Gateway Timeout"),
     UPSTREAM_RESPONSE_TIMEOUT(504, "upstream_response_timeout", "Gateway Timeout"),
     UPSTREAM_PROTOCOL_ERROR(502, "upstream_protocol_error", "Bad Gateway"),
+    /**
+     * A gRPC call's own deadline ({@code grpc-timeout}) passed and the upstream cancelled the call, as gRPC servers
+     * do then: the client's deadline, not an upstream failure. gRPC status DEADLINE_EXCEEDED; the upstream's health
+     * does not hear of it.
+     */
+    GRPC_DEADLINE_EXCEEDED(504, "grpc_deadline_exceeded", "Gateway Timeout"),
     /** {@code Cache-Control: only-if-cached} and nothing usable is stored (RFC 9111 section 5.2.1.7). */
     NOT_CACHED(504, "not_cached", "Gateway Timeout"),
     /**
