@@ -65,8 +65,8 @@ public final class GuardedConnections {
      * request target's UTF-8 (see {@link StrictRequestDecoder}). Half-closure is allowed, so a client's FIN reaches
      * the guard as an event instead of closing the connection before its responses are written. The idle timeout
      * becomes a keep-alive timeout ({@link KeepAliveTimeout}): it spares a connection whose request the guard knows
-     * is being answered. Call from the
-     * server's connection handler, which Vert.x runs before the connection reads its first byte.
+     * is being answered. Call from the server's connection handler, which Vert.x runs before the connection reads its
+     * first byte.
      */
     public void guard(HttpConnection connection, HttpServerOptions options) {
         if (!(connection instanceof ConnectionBase)) {
