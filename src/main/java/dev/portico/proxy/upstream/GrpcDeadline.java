@@ -1,5 +1,6 @@
 package dev.portico.proxy.upstream;
 
+import dev.portico.http.syntax.FieldSyntax;
 import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.outcome.GrpcReply;
 import io.vertx.core.http.HttpHeaders;
@@ -44,13 +45,10 @@ final class GrpcDeadline {
         if (value == null || value.length() < 2 || value.length() > MAX_DIGITS + 1) {
             return -1;
         }
-        long amount = 0;
-        for (int i = 0; i < value.length() - 1; i++) {
-            char c = value.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            amount = amount * 10 + (c - '0');
+        // 1*DIGIT like delta-seconds; eight digits stay far below its saturation.
+        long amount = FieldSyntax.deltaSeconds(value, 0, value.length() - 1);
+        if (amount == FieldSyntax.INVALID_DELTA) {
+            return -1;
         }
         long unitNanos = switch (value.charAt(value.length() - 1)) {
             case 'H' -> 3_600_000_000_000L;

@@ -107,16 +107,12 @@ public final class Http2Connections {
             return false;
         }
         Http2RemoteFlowController flow = handler.encoder().flowController();
-        boolean[] heldBack = new boolean[1];
         try {
-            connection.forEachActiveStream(stream -> {
-                heldBack[0] = flow.hasFlowControlled(stream);
-                return !heldBack[0];
-            });
+            // The visit stops at, and returns, the first stream with data held back.
+            return connection.forEachActiveStream(stream -> !flow.hasFlowControlled(stream)) == null;
         } catch (Http2Exception e) {
             return false;
         }
-        return !heldBack[0];
     }
 
     /**

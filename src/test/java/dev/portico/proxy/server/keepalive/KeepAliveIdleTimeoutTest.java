@@ -72,6 +72,26 @@ class KeepAliveIdleTimeoutTest extends DataPlaneTestSupport {
         vhost(Api.vhost("patient", hostname, origin.url()).put("readTimeout", "10s"));
     }
 
+    /** A vhost serving the files under {@code root} as {@code hostname}: answers Portico writes itself. */
+    private static void staticVhost(String name, String hostname, Path root) {
+        vhost(new JsonObject().put("name", name).put("hostnames", new JsonArray().add(hostname))
+                .put("static", new JsonObject().put("root", root.toString())));
+    }
+
+    /** An h2c (prior knowledge) client of the data plane on one connection; its close completes {@code closedAt}. */
+    private static HttpClient http2Client(CompletableFuture<Long> closedAt) {
+        HttpClient client = TestVertx.get().createHttpClient(new HttpClientOptions()
+                .setProtocolVersion(HttpVersion.HTTP_2).setHttp2ClearTextUpgrade(false).setHttp2MaxPoolSize(1));
+        client.connectionHandler(opened -> opened.closeHandler(v -> closedAt.complete(System.nanoTime())));
+        return client;
+    }
+
+    /** A GET of {@code uri} naming {@code hostname}, sent to the data plane's address. */
+    private RequestOptions get(String hostname, String uri) {
+        return new RequestOptions().setMethod(HttpMethod.GET).setHost(hostname).setPort(dataPlane.port()).setURI(uri)
+                .setServer(SocketAddress.inetSocketAddress(dataPlane.port(), "127.0.0.1"));
+    }
+
     /** Sends a kept-alive GET of the origin's {@code /slow/MS} and reads its whole answer, {@code slow}. */
     private static void getSlow(Socket socket, String host, long millis) throws IOException {
         socket.getOutputStream().write(("GET /slow/" + millis + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n")
@@ -138,16 +158,12 @@ class KeepAliveIdleTimeoutTest extends DataPlaneTestSupport {
     @Test
     void anHttp2StreamWaitingLongerThanTheIdleTimeoutIsAnsweredThenTheIdleConnectionCloses() throws Exception {
         patientVhost("h2poll.test", origin("a"));
-        HttpClient client = TestVertx.get().createHttpClient(new HttpClientOptions()
-                .setProtocolVersion(HttpVersion.HTTP_2).setHttp2ClearTextUpgrade(false).setHttp2MaxPoolSize(1));
+        CompletableFuture<Long> closedAt = new CompletableFuture<>();
+        HttpClient client = http2Client(closedAt);
         try {
-            CompletableFuture<Long> closedAt = new CompletableFuture<>();
-            client.connectionHandler(opened -> opened.closeHandler(v -> closedAt.complete(System.nanoTime())));
             AtomicReference<HttpVersion> version = new AtomicReference<>();
             long start = System.nanoTime();
-            Buffer body = client.request(new RequestOptions().setMethod(HttpMethod.GET).setHost("h2poll.test")
-                            .setPort(dataPlane.port()).setURI("/slow/4000")
-                            .setServer(SocketAddress.inetSocketAddress(dataPlane.port(), "127.0.0.1")))
+            Buffer body = client.request(get("h2poll.test", "/slow/4000"))
                     .compose(request -> request.send().compose(response -> {
                         version.set(response.version());
                         return response.body();
@@ -170,8 +186,7 @@ class KeepAliveIdleTimeoutTest extends DataPlaneTestSupport {
         // client that takes none of it. 32 MiB is far more than the socket buffers on both sides hold.
         int size = 32 * 1024 * 1024;
         Files.write(root.resolve("big.bin"), new byte[size]);
-        vhost(new JsonObject().put("name", "files").put("hostnames", new JsonArray().add("files.test"))
-                .put("static", new JsonObject().put("root", root.toString())));
+        staticVhost("files", "files.test", root);
         try (Socket socket = new Socket()) {
             socket.setReceiveBufferSize(16 * 1024);
             socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), dataPlane.port()));
@@ -197,18 +212,13 @@ class KeepAliveIdleTimeoutTest extends DataPlaneTestSupport {
     @Test
     void anHttp2ClientThatKeepsItsWindowShutIsClosedAtTheIdleTimeout(@TempDir Path root) throws Exception {
         Files.write(root.resolve("big.bin"), new byte[8 * 1024 * 1024]);
-        vhost(new JsonObject().put("name", "h2files").put("hostnames", new JsonArray().add("h2files.test"))
-                .put("static", new JsonObject().put("root", root.toString())));
-        HttpClient client = TestVertx.get().createHttpClient(new HttpClientOptions()
-                .setProtocolVersion(HttpVersion.HTTP_2).setHttp2ClearTextUpgrade(false).setHttp2MaxPoolSize(1));
+        staticVhost("h2files", "h2files.test", root);
+        CompletableFuture<Long> closedAt = new CompletableFuture<>();
+        HttpClient client = http2Client(closedAt);
         try {
-            CompletableFuture<Long> closedAt = new CompletableFuture<>();
-            client.connectionHandler(opened -> opened.closeHandler(v -> closedAt.complete(System.nanoTime())));
             // The response is paused as soon as its head arrives: the client reads no more, so it sends no
             // WINDOW_UPDATE and Portico's data waits in flow control.
-            HttpVersion version = client.request(new RequestOptions().setMethod(HttpMethod.GET)
-                            .setHost("h2files.test").setPort(dataPlane.port()).setURI("/big.bin")
-                            .setServer(SocketAddress.inetSocketAddress(dataPlane.port(), "127.0.0.1")))
+            HttpVersion version = client.request(get("h2files.test", "/big.bin"))
                     .compose(request -> request.send().map(response -> {
                         response.pause();
                         return response.version();
@@ -227,8 +237,7 @@ class KeepAliveIdleTimeoutTest extends DataPlaneTestSupport {
     void aBodyLeftUnfinishedAfterALocalAnswerDoesNotKeepTheConnection(@TempDir Path root) throws Exception {
         // Answered from disk without reading the body: the exchange ends, the client never finishes its body.
         Files.writeString(root.resolve("page.txt"), "page");
-        vhost(new JsonObject().put("name", "page").put("hostnames", new JsonArray().add("page.test"))
-                .put("static", new JsonObject().put("root", root.toString())));
+        staticVhost("page", "page.test", root);
         try (Socket socket = connect()) {
             long start = System.nanoTime();
             socket.getOutputStream().write(("POST /page.txt HTTP/1.1\r\nHost: page.test\r\nContent-Length: 100\r\n"
