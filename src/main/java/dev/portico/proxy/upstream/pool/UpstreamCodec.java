@@ -56,7 +56,7 @@ public final class UpstreamCodec extends CombinedChannelDuplexHandler<HttpRespon
     }
 
     private static final Logger LOG = Logger.getLogger(UpstreamCodec.class);
-    private static final String NAME = "codec";
+    static final String NAME = "codec";
 
     /** Methods of the requests sent and not yet answered by a final response head; one without pipelining. */
     private final ArrayDeque<HttpMethod> unanswered = new ArrayDeque<>(2);
@@ -88,6 +88,11 @@ public final class UpstreamCodec extends CombinedChannelDuplexHandler<HttpRespon
             pipeline.replace(NAME, NAME, new UpstreamCodec(config));
             BodyHandoff.install(pipeline, NAME);
         }
+    }
+
+    /** A codec for a connection of Portico's own pool ({@link Http1Pool}), named {@code "codec"} in its pipeline. */
+    static UpstreamCodec create(HttpDecoderConfig config) {
+        return new UpstreamCodec(config);
     }
 
     /** The codec of a connection this class installed on, or null. */

@@ -1,0 +1,223 @@
+package dev.portico.proxy.upstream.pool;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+
+import java.nio.channels.ClosedChannelException;
+
+/**
+ * One keep-alive HTTP/1.1 connection of an {@link Http1Pool}, carrying one exchange at a time (no pipelining): the
+ * request is written through the connection's {@link UpstreamCodec}, and the response reaches the exchange's
+ * {@link ResponseListener} as Netty decoded it, each body piece in the decoder's own pooled memory, with no
+ * intermediate object or copy. When both the request and the response have ended on a connection that stays open
+ * ({@code Connection: keep-alive} semantics of RFC 9112 section 9.3), it goes back to its pool; otherwise it closes.
+ * Lives on its pool's event loop; not thread-safe.
+ */
+public final class Http1Connection extends ChannelInboundHandlerAdapter {
+
+    /** What becomes of one exchange's response, on the connection's event loop. Exactly one of end or failed. */
+    public interface ResponseListener {
+        /** The final response head (interim ones go to the codec's {@link UpstreamCodec.InterimListener}). */
+        void head(HttpResponse head);
+
+        /** A piece of the body: pooled memory the listener owns and must release exactly once. */
+        void piece(ByteBuf piece);
+
+        /** The body ended; {@code trailers} are the chunked coding's trailer fields (often none). */
+        void end(HttpHeaders trailers);
+
+        /** The exchange failed: the connection broke, the response was malformed, or the exchange was reset. */
+        void failed(Throwable cause);
+    }
+
+    static final String HANDLER_NAME = "portico-http1-exchange";
+
+    private final Channel channel;
+    private final Http1Pool pool;
+    private final UpstreamCodec codec;
+    private ResponseListener listener;
+    private Runnable drainHandler;
+    private boolean requestEnded;
+    private boolean responseEnded;
+    /**
+     * The final response head: whether it lets the connection carry another exchange is read at its end, since the
+     * codec marks it {@code Connection: close} when bytes follow the body.
+     */
+    private HttpResponse responseHead;
+    /** When the connection went back to its pool's idle list, in {@link System#nanoTime()}. */
+    long idleSince;
+
+    Http1Connection(Channel channel, Http1Pool pool, UpstreamCodec codec) {
+        this.channel = channel;
+        this.pool = pool;
+        this.codec = codec;
+    }
+
+    /** The connection's codec: it reports interim responses and tells a stale keep-alive connection. */
+    public UpstreamCodec codec() {
+        return codec;
+    }
+
+    public Channel channel() {
+        return channel;
+    }
+
+    /**
+     * Starts an exchange: writes the request head (not yet flushed when a body follows) and sends what comes back to
+     * {@code listener}. The head carries its own framing ({@code Content-Length} or {@code Transfer-Encoding:
+     * chunked}); a head without either has no body and ends the request at once.
+     */
+    public void send(HttpRequest head, boolean bodyFollows, ResponseListener listener) {
+        this.listener = listener;
+        requestEnded = false;
+        responseEnded = false;
+        responseHead = null;
+        if (bodyFollows) {
+            channel.write(head, channel.voidPromise());
+        } else {
+            requestEnded = true;
+            // Netty's encoder writes a head followed by the empty last content as one buffer.
+            channel.write(head, channel.voidPromise());
+            channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT, channel.voidPromise());
+        }
+    }
+
+    /** Writes a piece of the request body (this connection takes ownership of {@code piece}). */
+    public void write(ByteBuf piece, ChannelFutureListener written) {
+        channel.writeAndFlush(new DefaultHttpContent(piece)).addListener(written);
+    }
+
+    /** Ends the request body, with an optional last piece and trailer fields. */
+    public void end(ByteBuf last, HttpHeaders trailers, ChannelFutureListener written) {
+        requestEnded = true;
+        LastHttpContent end = trailers == null || trailers.isEmpty() ? new DefaultLastHttpContent(last)
+                : new DefaultLastHttpContent(last, trailers);
+        channel.writeAndFlush(end).addListener(written);
+        if (responseEnded) {
+            // The response came before the body was sent (an early answer): only now is the exchange over.
+            done();
+        }
+    }
+
+    /** Whether the request body must wait: the socket's send buffer and Netty's queue are full. */
+    public boolean writeQueueFull() {
+        return !channel.isWritable();
+    }
+
+    /** Runs once when {@link #writeQueueFull()} becomes false again. */
+    public void drainHandler(Runnable handler) {
+        drainHandler = handler;
+    }
+
+    /** Stops reading the response (the client is slower than the upstream). */
+    public void pause() {
+        channel.config().setAutoRead(false);
+    }
+
+    public void resume() {
+        channel.config().setAutoRead(true);
+    }
+
+    /**
+     * Gives up on the exchange: the connection closes (its state is unknown mid-message) and the listener, if the
+     * response has not ended, fails with {@code cause}.
+     */
+    public void reset(Throwable cause) {
+        ResponseListener told = listener;
+        listener = null;
+        channel.close();
+        if (told != null && !responseEnded) {
+            told.failed(cause);
+        }
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ResponseListener to = listener;
+        HttpObject message = (HttpObject) msg;
+        if (message.decoderResult().isFailure()) {
+            release(message);
+            reset(new DecoderException("invalid response from the upstream", message.decoderResult().cause()));
+            return;
+        }
+        if (to == null) {
+            // Nothing asked for it (a reset exchange's rest): the codec closes a connection that speaks unasked.
+            release(message);
+            return;
+        }
+        if (message instanceof HttpResponse response) {
+            responseHead = response;
+            to.head(response);
+        }
+        if (message instanceof HttpContent content) {
+            ByteBuf piece = content.content();
+            if (piece.isReadable()) {
+                to.piece(piece);
+            } else {
+                piece.release();
+            }
+            if (message instanceof LastHttpContent last && listener == to) {
+                responseEnded = true;
+                listener = null;
+                to.end(last.trailingHeaders());
+                if (requestEnded) {
+                    done();
+                }
+            }
+        }
+    }
+
+    private static void release(HttpObject message) {
+        if (message instanceof HttpContent content) {
+            content.release();
+        }
+    }
+
+    /** Both messages are complete: the connection serves the next exchange, or closes. */
+    private void done() {
+        drainHandler = null;
+        if (responseHead != null && HttpUtil.isKeepAlive(responseHead) && channel.isActive()) {
+            pool.recycle(this);
+        } else {
+            channel.close();
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        Runnable handler = drainHandler;
+        if (handler != null && channel.isWritable()) {
+            drainHandler = null;
+            handler.run();
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        ResponseListener told = listener;
+        listener = null;
+        if (told != null && !responseEnded) {
+            told.failed(new ClosedChannelException());
+        }
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        reset(cause);
+    }
+}
