@@ -2,7 +2,7 @@ package dev.portico.proxy.upstream;
 
 import dev.portico.proxy.core.ReadDeadlines;
 import dev.portico.proxy.core.ResponseBodyFilters;
-import dev.portico.proxy.upstream.pool.BodyHandoff;
+import dev.portico.proxy.upstream.pool.BodySource;
 import io.netty.buffer.ByteBuf;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
@@ -73,7 +73,7 @@ final class BodyRelay extends ReadDeadlines.Waiter {
     private final Handler<AsyncResult<Void>> writeAck = this::written;
     private final Handler<Void> drained = v -> readSource();
     /** Gives the source's pieces straight from its socket instead of through the source's handler, or null. */
-    private BodyHandoff handoff;
+    private BodySource handoff;
     private boolean done;
     private boolean endedEarly;
     private boolean sourceDone;
@@ -139,13 +139,13 @@ final class BodyRelay extends ReadDeadlines.Waiter {
     }
 
     /**
-     * Takes the rest of the body straight from the upstream socket ({@link BodyHandoff}): for a plain relay, and for
+     * Takes the rest of the body straight from the upstream socket ({@link BodySource}): for a plain relay, and for
      * body filters that are done with each piece when they return (a compressor); not for a cache, which keeps the
      * pieces it stores.
      *
      * @return false when the handoff refused (some of the body already went through Vert.x)
      */
-    boolean takeFrom(BodyHandoff from) {
+    boolean takeFrom(BodySource from) {
         if (filters != null && filters.keepsPieces() || !from.take(this::take)) {
             return false;
         }

@@ -4,7 +4,7 @@ import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClientRequest;
+import dev.portico.proxy.upstream.pool.UpstreamRequest;
 import io.vertx.core.streams.WriteStream;
 
 /**
@@ -14,9 +14,9 @@ import io.vertx.core.streams.WriteStream;
  */
 final class ChunkedOnFirstWrite implements WriteStream<Buffer> {
 
-    private final HttpClientRequest request;
+    private final UpstreamRequest request;
 
-    ChunkedOnFirstWrite(HttpClientRequest request) {
+    ChunkedOnFirstWrite(UpstreamRequest request) {
         this.request = request;
     }
 

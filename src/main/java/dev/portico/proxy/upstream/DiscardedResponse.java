@@ -2,8 +2,8 @@ package dev.portico.proxy.upstream;
 
 import dev.portico.proxy.core.ReadDeadlines;
 import dev.portico.proxy.upstream.pool.UpstreamClients;
-import io.vertx.core.http.HttpClientRequest;
-import io.vertx.core.http.HttpClientResponse;
+import dev.portico.proxy.upstream.pool.UpstreamRequest;
+import dev.portico.proxy.upstream.pool.UpstreamResponse;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -19,14 +19,14 @@ final class DiscardedResponse extends ReadDeadlines.Waiter {
     /** Reading more than this to save one connection costs more than a new connection does. */
     static final long MAX_DRAINED = 1 << 20;
 
-    private final HttpClientRequest request;
+    private final UpstreamRequest request;
     private final UpstreamClients.PooledClient pool;
     private final ReadDeadlines deadlines;
     private final long timeoutMillis;
     private long drained;
     private boolean done;
 
-    private DiscardedResponse(HttpClientRequest request, UpstreamClients.PooledClient pool, ReadDeadlines deadlines,
+    private DiscardedResponse(UpstreamRequest request, UpstreamClients.PooledClient pool, ReadDeadlines deadlines,
                               long timeoutMillis) {
         this.request = request;
         this.pool = pool;
@@ -35,7 +35,7 @@ final class DiscardedResponse extends ReadDeadlines.Waiter {
     }
 
     /** Drains {@code response}, then releases {@code pool} (which the caller no longer holds). */
-    static void drain(HttpClientResponse response, HttpClientRequest request, UpstreamClients.PooledClient pool,
+    static void drain(UpstreamResponse response, UpstreamRequest request, UpstreamClients.PooledClient pool,
                       ReadDeadlines deadlines, long timeoutMillis) {
         DiscardedResponse discarded = new DiscardedResponse(request, pool, deadlines, timeoutMillis);
         long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
@@ -61,7 +61,7 @@ final class DiscardedResponse extends ReadDeadlines.Waiter {
     private void giveUp(Throwable why) {
         if (!done) {
             // Mid-response: Vert.x closes the connection rather than pool it.
-            request.reset(0, why);
+            request.reset(why);
             finish();
         }
     }

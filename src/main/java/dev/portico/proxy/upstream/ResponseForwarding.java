@@ -5,10 +5,10 @@ import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.ResponseBodyFilters;
 import dev.portico.proxy.core.Stage;
 import dev.portico.proxy.core.outcome.LocalReason;
-import dev.portico.proxy.upstream.pool.BodyHandoff;
+import dev.portico.proxy.upstream.pool.BodySource;
 import dev.portico.proxy.upstream.pool.HeaderEntries;
+import dev.portico.proxy.upstream.pool.UpstreamResponse;
 import io.vertx.core.MultiMap;
-import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
@@ -29,17 +29,17 @@ final class ResponseForwarding implements BodyRelay.Outcome {
     private static final Logger LOG = Logger.getLogger(ResponseForwarding.class);
 
     private final UpstreamCall call;
-    private final HttpClientResponse upstream;
+    private final UpstreamResponse upstream;
     private BodyRelay relay;
     private boolean finished;
 
-    ResponseForwarding(UpstreamCall call, HttpClientResponse upstream) {
+    ResponseForwarding(UpstreamCall call, UpstreamResponse upstream) {
         this.call = call;
         this.upstream = upstream;
     }
 
     /** @param handoff the connection's direct body path, or null */
-    void start(BodyHandoff handoff) {
+    void start(BodySource handoff) {
         Exchange exchange = call.exchange();
         ForwardStage stage = call.stage();
         HttpServerResponse response = exchange.response();
@@ -127,7 +127,7 @@ final class ResponseForwarding implements BodyRelay.Outcome {
         finished = true;
         long timeout = call.stage().readTimeoutMillis();
         // The connection is mid-response: Vert.x closes it rather than pool it.
-        call.upstreamRequest().reset(0, new TimeoutException("no response body for " + timeout + " ms"));
+        call.upstreamRequest().reset(new TimeoutException("no response body for " + timeout + " ms"));
         call.releasePool();
         LOG.debugf("request %s: %s sent no response body for %d ms", call.exchange().requestId(),
                 call.target().spec().origin(), timeout);

@@ -9,16 +9,15 @@ import dev.portico.proxy.core.outcome.ProxyError;
 import dev.portico.proxy.core.outcome.RetryReason;
 import dev.portico.proxy.upstream.balance.AttemptOutcome;
 import dev.portico.proxy.upstream.balance.UpstreamTarget;
-import dev.portico.proxy.upstream.pool.BodyHandoff;
 import dev.portico.proxy.upstream.pool.PoolRejection;
 import dev.portico.proxy.upstream.pool.UpstreamClients;
 import dev.portico.proxy.upstream.pool.UpstreamCodec;
+import dev.portico.proxy.upstream.pool.UpstreamRequest;
+import dev.portico.proxy.upstream.pool.UpstreamResponse;
 import io.netty.handler.codec.http.HttpResponse;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
-import io.vertx.core.http.HttpClientRequest;
-import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.RequestOptions;
@@ -54,10 +53,8 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
     private final Retries retries;
     private UpstreamTarget target;
     private UpstreamClients.PooledClient pool;
-    private HttpClientRequest upstreamRequest;
+    private UpstreamRequest upstreamRequest;
     private ResponseForwarding forwarding;
-    /** Hands the response body straight from the upstream socket to the relay, when the connection has one. */
-    private BodyHandoff handoff;
     /** The codec of this attempt's connection, or null: it tells a stale keep-alive connection. */
     private UpstreamCodec codec;
     private boolean clientGone;
@@ -86,7 +83,6 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         retries.attempting(next);
         target = next;
         upstreamRequest = null;
-        handoff = null;
         codec = null;
         forwarding = null;
         headReceived = false;
@@ -128,7 +124,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         }
     }
 
-    private void connected(AsyncResult<HttpClientRequest> result) {
+    private void connected(AsyncResult<UpstreamRequest> result) {
         if (result.failed()) {
             releasePool();
             if (clientGone) {
@@ -143,7 +139,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
             failed(error);
             return;
         }
-        HttpClientRequest request = result.result();
+        UpstreamRequest request = result.result();
         upstreamRequest = request;
         if (clientGone) {
             stage.group().abandoned(target);
@@ -152,11 +148,10 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
             releasePool();
             return;
         }
-        codec = UpstreamCodec.of(request.connection());
+        codec = request.codec();
         if (codec != null) {
             codec.listen(this);
         }
-        handoff = BodyHandoff.of(request.connection());
         request.response().onComplete(this::responded);
         UpstreamRequestWriter.send(this, request);
     }
@@ -182,7 +177,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
      */
     @Override
     protected void expired() {
-        upstreamRequest.reset(0, new TimeoutException("nothing read from the upstream for "
+        upstreamRequest.reset(new TimeoutException("nothing read from the upstream for "
                 + (headReceived ? stage.readTimeoutMillis() : stage.headTimeoutMillis()) + " ms"));
     }
 
@@ -221,7 +216,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         upstreamRequest.reset();
     }
 
-    private void responded(AsyncResult<HttpClientResponse> result) {
+    private void responded(AsyncResult<UpstreamResponse> result) {
         headReceived = true;
         deadlines().cancel(this);
         if (result.failed()) {
@@ -262,7 +257,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
             releasePool();
             return;
         }
-        HttpClientResponse response = result.result();
+        UpstreamResponse response = result.result();
         if (!upgrading && stage.retry().retriesStatus(response.statusCode())) {
             UpstreamTarget next = retries.next(RetryReason.STATUS, true);
             if (next != null) {
@@ -275,14 +270,14 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         }
         if (upgrading) {
             if (response.statusCode() == 101) {
-                UpgradeForwarding.switchProtocols(this, response);
+                UpgradeForwarding.switchProtocols(this, response.vertx());
                 return;
             }
             // Not switching: the request, which connect() left open, ends so the connection serves the next one.
             upstreamRequest.end();
         }
         forwarding = new ResponseForwarding(this, response);
-        forwarding.start(handoff);
+        forwarding.start(response.bodySource());
     }
 
     private void clientGone() {
@@ -322,7 +317,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
      * Drops the response of this attempt (nobody will see it) and lets the drain release the pool; for the selector
      * the attempt is over now.
      */
-    void discard(HttpClientResponse response) {
+    void discard(UpstreamResponse response) {
         DiscardedResponse.drain(response, upstreamRequest, pool, deadlines(), stage.readTimeoutMillis());
         if (pool != null) {
             pool = null;
@@ -356,7 +351,7 @@ final class UpstreamCall extends ReadDeadlines.Waiter implements UpstreamCodec.I
         return exchange;
     }
 
-    HttpClientRequest upstreamRequest() {
+    UpstreamRequest upstreamRequest() {
         return upstreamRequest;
     }
 

@@ -8,13 +8,13 @@ import dev.portico.proxy.upstream.balance.UpstreamTarget;
 import dev.portico.proxy.upstream.pool.PoolRejection;
 import dev.portico.proxy.upstream.pool.UpstreamClients;
 import dev.portico.proxy.upstream.pool.UpstreamCodec;
+import dev.portico.proxy.upstream.pool.UpstreamRequest;
+import dev.portico.proxy.upstream.pool.UpstreamResponse;
 import io.netty.handler.codec.http.HttpResponse;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClientRequest;
-import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
@@ -62,7 +62,7 @@ final class UpstreamFetch {
                 fetch.failed(connected.cause());
                 return;
             }
-            HttpClientRequest request = connected.result();
+            UpstreamRequest request = connected.result();
             request.headers().addAll(headers);
             request.headers().set(HttpHeaders.HOST, stage.hostFor(authority, target));
             request.headers().add(UpstreamCall.VIA, stage.via(request.version()));
@@ -92,7 +92,7 @@ final class UpstreamFetch {
         /** Tells the selector the attempt is over. */
         private final Runnable finished;
         private final Promise<SubResponse> result = Promise.promise();
-        private HttpClientRequest request;
+        private UpstreamRequest request;
         private Buffer body = Buffer.buffer();
         private boolean released;
 
@@ -106,13 +106,14 @@ final class UpstreamFetch {
             this.pool = pool;
         }
 
-        Future<HttpClientResponse> send(HttpClientRequest request) {
+        Future<UpstreamResponse> send(UpstreamRequest request) {
             this.request = request;
-            UpstreamCodec codec = UpstreamCodec.of(request.connection());
+            UpstreamCodec codec = request.codec();
             if (codec != null) {
                 codec.listen(this);
             }
-            Future<HttpClientResponse> response = request.send();
+            Future<UpstreamResponse> response = request.response();
+            request.end();
             deadlines.start(this, timeoutMillis);
             return response;
         }
@@ -125,10 +126,10 @@ final class UpstreamFetch {
         @Override
         protected void expired() {
             // Vert.x fails the response (or its body) with this cause and closes the connection.
-            request.reset(0, new TimeoutException("nothing read from the upstream for " + timeoutMillis + " ms"));
+            request.reset(new TimeoutException("nothing read from the upstream for " + timeoutMillis + " ms"));
         }
 
-        void collect(HttpClientResponse response) {
+        void collect(UpstreamResponse response) {
             response.handler(chunk -> {
                 deadlines.restartIfRunning(this, timeoutNanos);
                 if (body != null && body.length() + (long) chunk.length() > maxBody) {

@@ -4,6 +4,7 @@ import dev.portico.http.HopByHopHeaders;
 import dev.portico.proxy.core.Exchange;
 import dev.portico.proxy.core.RequestTarget;
 import io.vertx.core.MultiMap;
+import dev.portico.proxy.upstream.pool.UpstreamRequest;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
@@ -50,7 +51,7 @@ final class UpstreamRequestWriter {
         }
     }
 
-    static void send(UpstreamCall call, HttpClientRequest request) {
+    static void send(UpstreamCall call, UpstreamRequest request) {
         Exchange exchange = call.exchange();
         ForwardStage stage = call.stage();
         HttpServerRequest in = exchange.request();
@@ -64,7 +65,8 @@ final class UpstreamRequestWriter {
             // HTTP/2 names the host in :authority, never in a Host field (RFC 9113 section 8.3.1), and sends no
             // connection-specific field (section 8.2.2; the copy above leaves them out) except TE: trailers, which
             // gRPC servers require to know the client reads trailers.
-            request.authority(HostAndPort.parseAuthority(host, -1));
+            // HTTP/2 upstreams are Vert.x connections.
+            request.vertx().authority(HostAndPort.parseAuthority(host, -1));
             if (wantsTrailers(inHeaders)) {
                 out.set("te", "trailers");
             }
@@ -83,10 +85,12 @@ final class UpstreamRequestWriter {
             call.awaitHead();
             // The request never ends on a 101: the connection's close, when the tunnel ends, fails it; the response
             // future (or the tunnel) reports what matters, so Vert.x need not log it as unhandled.
-            request.exceptionHandler(UpstreamCall.IGNORED);
-            request.connection().exceptionHandler(UpstreamCall.IGNORED);
-            // Sends the head without ending the request: on a 101 Vert.x hands the connection over as a socket.
-            request.connect();
+            // A protocol switch goes through Vert.x's client, which hands the connection over as a socket on a 101.
+            HttpClientRequest switching = request.vertx();
+            switching.exceptionHandler(UpstreamCall.IGNORED);
+            switching.connection().exceptionHandler(UpstreamCall.IGNORED);
+            // Sends the head without ending the request.
+            switching.connect();
             in.resume();
             return;
         }

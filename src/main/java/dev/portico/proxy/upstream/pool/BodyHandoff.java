@@ -23,12 +23,7 @@ import io.vertx.core.net.impl.ConnectionBase;
  * <p>The taker is then the only reader: pausing the Vert.x response no longer holds the socket back (nothing of the
  * body is queued in Vert.x), so the taker pauses and resumes reading here. Runs on the connection's event loop.
  */
-public final class BodyHandoff extends ChannelInboundHandlerAdapter {
-
-    /** Takes the pieces of a response body, in order; each is pooled memory the taker must release exactly once. */
-    public interface BodyTaker {
-        void take(ByteBuf piece);
-    }
+public final class BodyHandoff extends ChannelInboundHandlerAdapter implements BodySource {
 
     private static final String NAME = "portico-body-handoff";
 
@@ -59,6 +54,7 @@ public final class BodyHandoff extends ChannelInboundHandlerAdapter {
      *
      * @return false when some of the body already reached Vert.x (the caller then reads it from Vert.x)
      */
+    @Override
     public boolean take(BodyTaker taker) {
         if (bodyToVertx) {
             return false;
@@ -67,12 +63,12 @@ public final class BodyHandoff extends ChannelInboundHandlerAdapter {
         return true;
     }
 
-    /** Stops reading the upstream socket (while the client is slow). */
+    @Override
     public void pause() {
         context.channel().config().setAutoRead(false);
     }
 
-    /** Reads the upstream socket again. */
+    @Override
     public void resume() {
         context.channel().config().setAutoRead(true);
     }

@@ -190,6 +190,8 @@ public final class Http1Connection extends ChannelInboundHandlerAdapter {
     private void done() {
         drainHandler = null;
         if (responseHead != null && HttpUtil.isKeepAlive(responseHead) && channel.isActive()) {
+            // The last reader may have paused the socket for a slow client just before the end came.
+            channel.config().setAutoRead(true);
             pool.recycle(this);
         } else {
             channel.close();

@@ -68,7 +68,11 @@ public final class UpstreamCodec extends CombinedChannelDuplexHandler<HttpRespon
     /** Some byte arrived since the last request head was written. */
     private boolean heardSinceRequest;
 
-    private UpstreamCodec(HttpDecoderConfig config) {
+    /** A 100 Continue is dropped here (Portico's own connections) rather than left to Vert.x, which drops it. */
+    private final boolean dropsContinue;
+
+    private UpstreamCodec(HttpDecoderConfig config, boolean dropsContinue) {
+        this.dropsContinue = dropsContinue;
         init(new ResponseDecoder(config), new RequestEncoder());
     }
 
@@ -77,22 +81,27 @@ public final class UpstreamCodec extends CombinedChannelDuplexHandler<HttpRespon
      * the pool's connection handler, before any request is written on the connection.
      */
     static void install(HttpConnection connection, HttpClientOptions options) {
-        HttpDecoderConfig config = new HttpDecoderConfig()
+        HttpDecoderConfig config = decoderConfig(options);
+        ChannelPipeline pipeline = ((ConnectionBase) connection).channelHandlerContext().pipeline();
+        if (pipeline.get(NAME) instanceof HttpClientCodec) {
+            pipeline.replace(NAME, NAME, new UpstreamCodec(config, false));
+            BodyHandoff.install(pipeline, NAME);
+        }
+    }
+
+    /** The response decoder's limits of a pool: those Vert.x's client would use. */
+    static HttpDecoderConfig decoderConfig(HttpClientOptions options) {
+        return new HttpDecoderConfig()
                 .setMaxInitialLineLength(options.getMaxInitialLineLength())
                 .setMaxHeaderSize(options.getMaxHeaderSize())
                 .setMaxChunkSize(options.getMaxChunkSize())
                 .setValidateHeaders(!io.vertx.core.http.HttpHeaders.DISABLE_HTTP_HEADERS_VALIDATION)
                 .setInitialBufferSize(options.getDecoderInitialBufferSize());
-        ChannelPipeline pipeline = ((ConnectionBase) connection).channelHandlerContext().pipeline();
-        if (pipeline.get(NAME) instanceof HttpClientCodec) {
-            pipeline.replace(NAME, NAME, new UpstreamCodec(config));
-            BodyHandoff.install(pipeline, NAME);
-        }
     }
 
     /** A codec for a connection of Portico's own pool ({@link Http1Pool}), named {@code "codec"} in its pipeline. */
     static UpstreamCodec create(HttpDecoderConfig config) {
-        return new UpstreamCodec(config);
+        return new UpstreamCodec(config, true);
     }
 
     /** The codec of a connection this class installed on, or null. */
@@ -189,8 +198,9 @@ public final class UpstreamCodec extends CombinedChannelDuplexHandler<HttpRespon
         private boolean takenOut(HttpResponse head) {
             int status = head.status().code();
             if (status == 100) {
-                // Left to Vert.x, which drops it: Portico answers a client's Expect itself and never sends one.
-                return false;
+                // Portico answers a client's Expect itself and never sends one: dropped, here or by Vert.x.
+                interimEnding = dropsContinue;
+                return dropsContinue;
             }
             if (status == 101 && upgradeAsked) {
                 // The switch the request asked for: the final head. Vert.x removes this codec as it reads it (the

@@ -65,7 +65,7 @@ class UpstreamClientCertificateTest {
         UpstreamClients.PooledClient pool = clients.acquire(target, LIMITS);
         RequestOptions options = new RequestOptions().setServer(target.server()).setURI("/");
         return pool.request(options, false, LIMITS.queueTimeoutMillis())
-                .compose(request -> request.send())
+                .compose(request -> request.vertx().send())
                 .compose(HttpClientResponse::body)
                 .map(body -> body.toJsonObject())
                 .andThen(done -> pool.release());
@@ -92,7 +92,7 @@ class UpstreamClientCertificateTest {
                             LIMITS.queueTimeoutMillis())
                     .transform(connected -> connected.failed()
                             ? Future.succeededFuture(ProxyError.connecting(connected.cause()))
-                            : connected.result().send().compose(HttpClientResponse::body)
+                            : connected.result().vertx().send().compose(HttpClientResponse::body)
                                     .transform(sent -> Future.succeededFuture(sent.failed()
                                             ? ProxyError.awaitingResponse(sent.cause()) : null)))
                     .andThen(done -> pool.release());
