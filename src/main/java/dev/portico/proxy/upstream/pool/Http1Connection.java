@@ -8,6 +8,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
+import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpObject;
@@ -76,22 +77,21 @@ public final class Http1Connection extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * Starts an exchange: writes the request head (not yet flushed when a body follows) and sends what comes back to
-     * {@code listener}. The head carries its own framing ({@code Content-Length} or {@code Transfer-Encoding:
-     * chunked}); a head without either has no body and ends the request at once.
+     * Starts an exchange: writes the request head and sends what comes back to {@code listener}. A
+     * {@link FullHttpRequest} is the whole request, written and flushed at once; any other head is written unflushed,
+     * for its body to follow ({@link #write}, {@link #end}) in the framing its fields name ({@code Content-Length} or
+     * {@code Transfer-Encoding: chunked}).
      */
-    public void send(HttpRequest head, boolean bodyFollows, ResponseListener listener) {
+    public void send(HttpRequest head, ResponseListener listener) {
         this.listener = listener;
-        requestEnded = false;
         responseEnded = false;
         responseHead = null;
-        if (bodyFollows) {
-            channel.write(head, channel.voidPromise());
-        } else {
+        if (head instanceof FullHttpRequest) {
             requestEnded = true;
-            // Netty's encoder writes a head followed by the empty last content as one buffer.
+            channel.writeAndFlush(head, channel.voidPromise());
+        } else {
+            requestEnded = false;
             channel.write(head, channel.voidPromise());
-            channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT, channel.voidPromise());
         }
     }
 

@@ -3,10 +3,13 @@ package dev.portico.proxy.upstream.pool;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.DefaultHttpRequest;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
@@ -27,6 +30,9 @@ import io.vertx.core.http.impl.headers.HeadersMultiMap;
  * buffer. Lives on the connection's event loop.
  */
 final class Http1UpstreamRequest implements UpstreamRequest, Http1Connection.ResponseListener {
+
+    private static final io.netty.handler.codec.http.HttpVersion NETTY_HTTP_1_1 =
+            io.netty.handler.codec.http.HttpVersion.HTTP_1_1;
 
     private final Http1Connection connection;
     private final HttpMethod method;
@@ -100,7 +106,8 @@ final class Http1UpstreamRequest implements UpstreamRequest, Http1Connection.Res
         return true;
     }
 
-    private DefaultHttpRequest head() {
+    /** The head, with the whole request's framing when {@code whole} (no body: written at once with its end). */
+    private HttpRequest head(boolean whole) {
         headSent = true;
         if (chunked) {
             headers.remove(HttpHeaderNames.CONTENT_LENGTH);
@@ -109,8 +116,11 @@ final class Http1UpstreamRequest implements UpstreamRequest, Http1Connection.Res
         if (!headers.contains(HttpHeaderNames.HOST)) {
             headers.set(HttpHeaderNames.HOST, defaultHost);
         }
-        return new DefaultHttpRequest(io.netty.handler.codec.http.HttpVersion.HTTP_1_1,
-                io.netty.handler.codec.http.HttpMethod.valueOf(method.name()), uri, headers);
+        io.netty.handler.codec.http.HttpMethod nettyMethod = io.netty.handler.codec.http.HttpMethod.valueOf(method.name());
+        return whole
+                ? new DefaultFullHttpRequest(NETTY_HTTP_1_1, nettyMethod, uri, Unpooled.EMPTY_BUFFER, headers,
+                        EmptyHttpHeaders.INSTANCE)
+                : new DefaultHttpRequest(NETTY_HTTP_1_1, nettyMethod, uri, headers);
     }
 
     @Override
@@ -127,7 +137,7 @@ final class Http1UpstreamRequest implements UpstreamRequest, Http1Connection.Res
             return;
         }
         if (!headSent) {
-            connection.send(head(), true, this);
+            connection.send(head(false), this);
         }
         // getByteBuf is a view the channel's release cannot free: the buffer may be kept for a retry.
         connection.write(data.getByteBuf(), listener(handler));
@@ -141,15 +151,14 @@ final class Http1UpstreamRequest implements UpstreamRequest, Http1Connection.Res
         }
         ended = true;
         if (!headSent) {
-            DefaultHttpRequest head = head();
             if (!chunked) {
-                connection.send(head, false, this);
+                connection.send(head(true), this);
                 if (handler != null) {
                     handler.handle(Future.succeededFuture());
                 }
                 return;
             }
-            connection.send(head, true, this);
+            connection.send(head(false), this);
         }
         connection.end(Unpooled.EMPTY_BUFFER, null, listener(handler));
     }

@@ -5,8 +5,10 @@ import dev.portico.testing.RawOrigin;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.DefaultHttpRequest;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
@@ -230,7 +232,7 @@ class Http1PoolTest {
         loop.runOnContext(v -> pool.acquire(1000, acquirer(held, failure)));
         Http1Connection connection = held.join();
         Outcome outcome = new Outcome();
-        loop.runOnContext(v -> connection.send(get("/"), false, outcome));
+        loop.runOnContext(v -> connection.send(get("/"), outcome));
         Eventually.within(Duration.ofSeconds(5), () -> assertEquals(1, origin.heads().size()));
 
         IllegalStateException cause = new IllegalStateException("gave up");
@@ -252,7 +254,7 @@ class Http1PoolTest {
         HttpRequest post = new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/upload",
                 new DefaultHttpHeaders().set("Host", "origin").set("Content-Length", "11"));
         loop.runOnContext(v -> {
-            connection.send(post, true, outcome);
+            connection.send(post, outcome);
             connection.write(Unpooled.copiedBuffer("hello ", StandardCharsets.US_ASCII), ChannelFutureListener.CLOSE_ON_FAILURE);
             connection.end(Unpooled.copiedBuffer("world", StandardCharsets.US_ASCII), null,
                     ChannelFutureListener.CLOSE_ON_FAILURE);
@@ -288,9 +290,10 @@ class Http1PoolTest {
                 new Http1Pool.Settings(size, pending, 2000, keepAliveMillis, new HttpDecoderConfig()));
     }
 
+    /** A whole GET: a request without a body is written with its end. */
     private static HttpRequest get(String path) {
-        return new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, path,
-                new DefaultHttpHeaders().set("Host", "origin"));
+        return new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, path, Unpooled.EMPTY_BUFFER,
+                new DefaultHttpHeaders().set("Host", "origin"), EmptyHttpHeaders.INSTANCE);
     }
 
     private CompletableFuture<Outcome> exchange(String path) {
@@ -303,7 +306,7 @@ class Http1PoolTest {
         loop.runOnContext(v -> pool.acquire(queueTimeoutMillis, new Http1Pool.Acquirer() {
             @Override
             public void acquired(Http1Connection connection) {
-                connection.send(get(path), false, outcome);
+                connection.send(get(path), outcome);
             }
 
             @Override
