@@ -16,6 +16,7 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
 
 import java.nio.channels.ClosedChannelException;
 
@@ -60,6 +61,10 @@ public final class Http1Connection extends ChannelInboundHandlerAdapter {
     private HttpResponse responseHead;
     /** When the connection went back to its pool's idle list, in {@link System#nanoTime()}. */
     long idleSince;
+    /** How long the origin keeps it open when idle ({@code Keep-Alive: timeout}), in nanoseconds; 0 for unknown. */
+    long originKeepAliveNanos;
+    /** An exchange was sent and is not yet done: {@link #done()} acts once per exchange. */
+    private boolean exchangeOpen;
 
     Http1Connection(Channel channel, Http1Pool pool, UpstreamCodec codec) {
         this.channel = channel;
@@ -84,6 +89,7 @@ public final class Http1Connection extends ChannelInboundHandlerAdapter {
      */
     public void send(HttpRequest head, ResponseListener listener) {
         this.listener = listener;
+        exchangeOpen = true;
         responseEnded = false;
         responseHead = null;
         if (head instanceof FullHttpRequest) {
@@ -146,8 +152,13 @@ public final class Http1Connection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof HttpObject message)) {
+            // Raw bytes: the decoder took a 101 for a switch (the codec marks one nobody asked for as malformed).
+            ReferenceCountUtil.release(msg);
+            reset(new DecoderException("bytes after a 101 Switching Protocols no request asked for"));
+            return;
+        }
         ResponseListener to = listener;
-        HttpObject message = (HttpObject) msg;
         if (message.decoderResult().isFailure()) {
             release(message);
             reset(new DecoderException("invalid response from the upstream", message.decoderResult().cause()));
@@ -188,8 +199,13 @@ public final class Http1Connection extends ChannelInboundHandlerAdapter {
 
     /** Both messages are complete: the connection serves the next exchange, or closes. */
     private void done() {
+        if (!exchangeOpen) {
+            return;
+        }
+        exchangeOpen = false;
         drainHandler = null;
         if (responseHead != null && HttpUtil.isKeepAlive(responseHead) && channel.isActive()) {
+            originKeepAliveNanos = KeepAliveField.timeoutNanos(responseHead.headers().get("Keep-Alive"));
             // The last reader may have paused the socket for a slow client just before the end came.
             channel.config().setAutoRead(true);
             pool.recycle(this);

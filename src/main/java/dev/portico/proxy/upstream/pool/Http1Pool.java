@@ -134,7 +134,8 @@ public final class Http1Pool {
     /** Closes the idle connections and refuses new requests; connections in use close when their exchange ends. */
     public void close() {
         closed = true;
-        for (Http1Connection connection : idle) {
+        // A copy: each close takes its connection out of the idle list.
+        for (Http1Connection connection : idle.toArray(new Http1Connection[0])) {
             connection.channel().close();
         }
         idle.clear();
@@ -151,8 +152,17 @@ public final class Http1Pool {
     private void connect(Acquirer acquirer) {
         open++;
         ChannelFuture connecting = bootstrap.connect(remote);
-        connecting.channel().closeFuture().addListener(future -> closed(connecting.channel()));
-        connecting.addListener(future -> {
+        // Counted down once: by the close, or by the failure when the socket could not even be made (its channel
+        // then never closes, and its listeners run off this loop).
+        boolean[] counted = {true};
+        Runnable gone = () -> {
+            if (counted[0]) {
+                counted[0] = false;
+                closed(connecting.channel());
+            }
+        };
+        connecting.channel().closeFuture().addListener(future -> onLoop(gone));
+        connecting.addListener(future -> onLoop(() -> {
             if (future.isSuccess()) {
                 Http1Connection connection = connecting.channel().pipeline().get(Http1Connection.class);
                 if (closed) {
@@ -164,8 +174,17 @@ public final class Http1Pool {
                 }
             } else {
                 acquirer.failed(future.cause());
+                gone.run();
             }
-        });
+        }));
+    }
+
+    private void onLoop(Runnable action) {
+        if (loop.inEventLoop()) {
+            action.run();
+        } else {
+            loop.execute(action);
+        }
     }
 
     /** A connection closed: its place is free for a waiting request. */
@@ -204,17 +223,27 @@ public final class Http1Pool {
         }
     }
 
+    /**
+     * Idle past the pool's keep-alive timeout, or past the origin's own ({@code Keep-Alive: timeout}, as Vert.x's
+     * client honours it) less a second, so Portico lets go before an origin such as Apache (5 s) closes it under a
+     * request.
+     */
     private boolean expired(Http1Connection connection, long now) {
-        return now - connection.idleSince > TimeUnit.MILLISECONDS.toNanos(settings.keepAliveMillis());
+        long limit = TimeUnit.MILLISECONDS.toNanos(settings.keepAliveMillis());
+        if (connection.originKeepAliveNanos > 0) {
+            limit = Math.min(limit, Math.max(0, connection.originKeepAliveNanos - TimeUnit.SECONDS.toNanos(1)));
+        }
+        return now - connection.idleSince > limit;
     }
 
-    /** Closes the connections idle for longer than the keep-alive timeout, oldest first. */
+    /** Closes the connections idle for longer than their keep-alive timeout. */
     private void closeExpired() {
         long now = System.nanoTime();
-        Http1Connection oldest;
-        while ((oldest = idle.peekFirst()) != null && expired(oldest, now)) {
-            idle.pollFirst();
-            oldest.channel().close();
+        for (Http1Connection connection : idle.toArray(new Http1Connection[0])) {
+            if (expired(connection, now)) {
+                idle.remove(connection);
+                connection.channel().close();
+            }
         }
     }
 

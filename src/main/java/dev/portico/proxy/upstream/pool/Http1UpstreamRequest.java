@@ -72,6 +72,9 @@ final class Http1UpstreamRequest implements UpstreamRequest, Http1Connection.Res
 
     @Override
     public UpstreamRequest setChunked(boolean chunked) {
+        if (headSent) {
+            throw new IllegalStateException("the request head is already sent");
+        }
         this.chunked = chunked;
         return this;
     }
@@ -101,6 +104,14 @@ final class Http1UpstreamRequest implements UpstreamRequest, Http1Connection.Res
         if (failed || ended && received != null && received.ended()) {
             // Complete on both sides: the connection already serves the next request, or is closed.
             return false;
+        }
+        if (!headSent) {
+            // Nothing went out (the client left, or its body never started): the connection has no exchange to
+            // fail, so the response fails here; the connection closes rather than be checked for reuse.
+            failed = true;
+            connection.channel().close();
+            response.tryFail(cause);
+            return true;
         }
         connection.reset(cause);
         return true;
@@ -137,6 +148,10 @@ final class Http1UpstreamRequest implements UpstreamRequest, Http1Connection.Res
             return;
         }
         if (!headSent) {
+            if (!chunked && !headers.contains(HttpHeaderNames.CONTENT_LENGTH)) {
+                // An unframed body would run into whatever the connection carries next.
+                throw new IllegalStateException("a request body needs a Content-Length or the chunked coding");
+            }
             connection.send(head(false), this);
         }
         // getByteBuf is a view the channel's release cannot free: the buffer may be kept for a retry.
@@ -196,7 +211,10 @@ final class Http1UpstreamRequest implements UpstreamRequest, Http1Connection.Res
 
     @Override
     public UpstreamRequest drainHandler(Handler<Void> handler) {
-        connection.drainHandler(handler == null ? null : () -> handler.handle(null));
+        if (!failed && !ended) {
+            // Once the request is over the connection may carry the next one, whose drain this is not.
+            connection.drainHandler(handler == null ? null : () -> handler.handle(null));
+        }
         return this;
     }
 

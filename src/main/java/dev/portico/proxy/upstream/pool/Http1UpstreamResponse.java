@@ -146,8 +146,19 @@ final class Http1UpstreamResponse implements UpstreamResponse {
         deliver(END);
     }
 
+    /**
+     * The connection broke mid-body: reported at once, even to a paused reader (the pieces still waiting are of a
+     * body that will never be complete), as Vert.x's client does.
+     */
     void failed(Throwable cause) {
-        deliver(cause);
+        if (waiting != null) {
+            waiting.clear();
+        }
+        if (exceptionHandler != null) {
+            exceptionHandler.handle(cause);
+        } else {
+            deliver(cause);
+        }
     }
 
     private void deliver(Object event) {
@@ -163,7 +174,7 @@ final class Http1UpstreamResponse implements UpstreamResponse {
 
     /** A piece or the end that came before anyone listens for it waits (a failure is reported even so). */
     private boolean handlersMissing(Object event) {
-        return event == END ? endHandler == null && handler == null : event instanceof Buffer && handler == null;
+        return event == END ? endHandler == null : event instanceof Buffer && handler == null;
     }
 
     private void dispatch(Object event) {

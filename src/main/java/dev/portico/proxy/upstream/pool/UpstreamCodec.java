@@ -18,6 +18,7 @@ import io.netty.handler.codec.http.HttpRequestEncoder;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.net.impl.ConnectionBase;
@@ -165,6 +166,12 @@ public final class UpstreamCodec extends CombinedChannelDuplexHandler<HttpRespon
             super.decode(ctx, buffer, out);
             for (int i = from; i < out.size(); i++) {
                 Object message = out.get(i);
+                if (!(message instanceof HttpObject)) {
+                    // Raw bytes after a 101 the codec made malformed: they belong to no response.
+                    ReferenceCountUtil.release(message);
+                    out.remove(i--);
+                    continue;
+                }
                 if (((HttpObject) message).decoderResult().isFailure()) {
                     // Vert.x fails the request and closes the connection.
                     continue;

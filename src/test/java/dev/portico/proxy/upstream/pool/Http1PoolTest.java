@@ -265,6 +265,81 @@ class Http1PoolTest {
         assertEquals(1, origin.connections(), "the body was read whole, so the next head was where it belonged");
     }
 
+    @Test
+    void anOriginsShorterKeepAliveTimeoutRetiresItsConnectionFirst() throws Exception {
+        // Keep-Alive: timeout=1 leaves no second of margin: the idle connection is never reused.
+        RawOrigin origin = origin(request -> request.write(
+                "HTTP/1.1 200 OK\r\nContent-Length: 1\r\nKeep-Alive: timeout=1, max=100\r\n\r\nx"));
+        pool = pool(origin, 4, 4, 55_000);
+
+        assertEquals("200 x", exchange("/").join().summary());
+        assertEquals("200 x", exchange("/").join().summary());
+
+        assertEquals(2, origin.connections());
+    }
+
+    @Test
+    void aRequestResetBeforeItsHeadWentOutFailsItsResponse() throws Exception {
+        RawOrigin origin = origin(request -> request.write(ok("unexpected")));
+        pool = pool(origin, 4, 4, 55_000);
+        CompletableFuture<Http1Connection> held = new CompletableFuture<>();
+        loop.runOnContext(v -> pool.acquire(1000, acquirer(held, new CompletableFuture<>())));
+        Http1Connection connection = held.join();
+        CompletableFuture<Throwable> failure = new CompletableFuture<>();
+        IllegalStateException cause = new IllegalStateException("the client left");
+
+        loop.runOnContext(v -> {
+            Http1UpstreamRequest request = new Http1UpstreamRequest(connection, io.vertx.core.http.HttpMethod.POST,
+                    "/", "origin");
+            request.headers().set("Content-Length", "5");
+            request.response().onComplete(result -> failure.complete(result.cause()));
+            request.reset(cause);
+        });
+
+        assertEquals(cause, failure.get(5, TimeUnit.SECONDS));
+        Eventually.within(Duration.ofSeconds(5), () -> assertEquals(0, (int) onLoop(pool::open)));
+        assertEquals(0, origin.heads().size(), "nothing was sent");
+    }
+
+    @Test
+    void aBodyWithoutFramingIsRefusedBeforeAnyByteGoesOut() throws Exception {
+        RawOrigin origin = origin(request -> request.write(ok("unexpected")));
+        pool = pool(origin, 4, 4, 55_000);
+        CompletableFuture<Http1Connection> held = new CompletableFuture<>();
+        loop.runOnContext(v -> pool.acquire(1000, acquirer(held, new CompletableFuture<>())));
+        Http1Connection connection = held.join();
+
+        Throwable refused = onLoop(() -> {
+            Http1UpstreamRequest request = new Http1UpstreamRequest(connection, io.vertx.core.http.HttpMethod.POST,
+                    "/", "origin");
+            try {
+                request.write(io.vertx.core.buffer.Buffer.buffer("body"));
+                return null;
+            } catch (IllegalStateException e) {
+                request.reset(e);
+                return e;
+            }
+        });
+
+        assertInstanceOf(IllegalStateException.class, refused);
+        assertEquals(0, origin.heads().size());
+    }
+
+    @Test
+    void anUnaskedSwitchOfProtocolsFailsTheExchangeAndItsBytesAreDropped() throws Exception {
+        RawOrigin origin = origin(request -> {
+            request.write("HTTP/1.1 101 Switching Protocols\r\nUpgrade: raw\r\nConnection: upgrade\r\n\r\n"
+                    + "raw bytes of another protocol");
+            request.awaitClosedByPeer(5000);
+        });
+        pool = pool(origin, 4, 4, 55_000);
+
+        Outcome outcome = exchange("/").join();
+
+        assertInstanceOf(io.netty.handler.codec.DecoderException.class, outcome.failure());
+        Eventually.within(Duration.ofSeconds(5), () -> assertEquals(0, (int) onLoop(pool::open)));
+    }
+
     // ---- helpers ----
 
     private static String ok(String body) {
