@@ -1,10 +1,10 @@
 package dev.portico.proxy.upstream;
 
+import dev.portico.proxy.upstream.pool.UpstreamRequest;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
-import dev.portico.proxy.upstream.pool.UpstreamRequest;
 import io.vertx.core.streams.WriteStream;
 
 /**

@@ -10,6 +10,7 @@ import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpRequest;
@@ -205,7 +206,7 @@ public final class Http1Connection extends ChannelInboundHandlerAdapter {
         exchangeOpen = false;
         drainHandler = null;
         if (responseHead != null && HttpUtil.isKeepAlive(responseHead) && channel.isActive()) {
-            originKeepAliveNanos = KeepAliveField.timeoutNanos(responseHead.headers().get("Keep-Alive"));
+            originKeepAliveNanos = KeepAliveField.timeoutNanos(responseHead.headers().get(HttpHeaderNames.KEEP_ALIVE));
             // The last reader may have paused the socket for a slow client just before the end came.
             channel.config().setAutoRead(true);
             pool.recycle(this);

@@ -48,6 +48,7 @@ public final class Http1Pool {
     private final EventLoop loop;
     private final SocketAddress remote;
     private final Settings settings;
+    private final long keepAliveNanos;
     private final Bootstrap bootstrap;
     /** Idle connections, the most recently used last. */
     private final ArrayDeque<Http1Connection> idle = new ArrayDeque<>();
@@ -66,6 +67,7 @@ public final class Http1Pool {
         this.loop = loop;
         this.remote = remote;
         this.settings = settings;
+        this.keepAliveNanos = TimeUnit.MILLISECONDS.toNanos(settings.keepAliveMillis());
         this.bootstrap = new Bootstrap()
                 .group(loop)
                 .channelFactory(channels)
@@ -89,7 +91,7 @@ public final class Http1Pool {
      */
     public void acquire(long queueTimeoutMillis, Acquirer acquirer) {
         if (closed) {
-            acquirer.failed(new PoolRejection(false, "The upstream's pool was closed"));
+            acquirer.failed(PoolRejection.poolClosed());
             return;
         }
         long now = System.nanoTime();
@@ -106,16 +108,13 @@ public final class Http1Pool {
             return;
         }
         if (waiters.size() >= settings.maxPending()) {
-            acquirer.failed(new PoolRejection(false, "Every connection to the upstream is busy and "
-                    + settings.maxPending() + " requests already wait for one (upstreamLimits.maxPending); "
-                    + "try again shortly"));
+            acquirer.failed(PoolRejection.queueFull(settings.maxPending()));
             return;
         }
         Waiter waiter = new Waiter(acquirer);
         waiter.timer = loop.schedule(() -> {
             if (waiters.remove(waiter)) {
-                acquirer.failed(new PoolRejection(true, "No connection to the upstream came free within "
-                        + queueTimeoutMillis + " ms (upstreamLimits.queueTimeout); try again shortly"));
+                acquirer.failed(PoolRejection.queueTimedOut(queueTimeoutMillis));
             }
         }, queueTimeoutMillis, TimeUnit.MILLISECONDS);
         waiters.add(waiter);
@@ -141,7 +140,7 @@ public final class Http1Pool {
         idle.clear();
         for (Waiter waiter : waiters) {
             waiter.timer.cancel(false);
-            waiter.acquirer.failed(new PoolRejection(false, "The upstream's pool was closed"));
+            waiter.acquirer.failed(PoolRejection.poolClosed());
         }
         waiters.clear();
         if (sweep != null) {
@@ -168,7 +167,7 @@ public final class Http1Pool {
                 if (closed) {
                     // The pool closed while connecting: not needed any more.
                     connecting.channel().close();
-                    acquirer.failed(new PoolRejection(false, "The upstream's pool was closed"));
+                    acquirer.failed(PoolRejection.poolClosed());
                 } else {
                     acquirer.acquired(connection);
                 }
@@ -229,7 +228,7 @@ public final class Http1Pool {
      * request.
      */
     private boolean expired(Http1Connection connection, long now) {
-        long limit = TimeUnit.MILLISECONDS.toNanos(settings.keepAliveMillis());
+        long limit = keepAliveNanos;
         if (connection.originKeepAliveNanos > 0) {
             limit = Math.min(limit, Math.max(0, connection.originKeepAliveNanos - TimeUnit.SECONDS.toNanos(1)));
         }

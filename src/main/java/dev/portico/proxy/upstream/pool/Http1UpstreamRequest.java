@@ -127,7 +127,7 @@ final class Http1UpstreamRequest implements UpstreamRequest, Http1Connection.Res
         if (!headers.contains(HttpHeaderNames.HOST)) {
             headers.set(HttpHeaderNames.HOST, defaultHost);
         }
-        io.netty.handler.codec.http.HttpMethod nettyMethod = io.netty.handler.codec.http.HttpMethod.valueOf(method.name());
+        io.netty.handler.codec.http.HttpMethod nettyMethod = method.toNetty();
         return whole
                 ? new DefaultFullHttpRequest(NETTY_HTTP_1_1, nettyMethod, uri, Unpooled.EMPTY_BUFFER, headers,
                         EmptyHttpHeaders.INSTANCE)

@@ -6,10 +6,10 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.buffer.impl.VertxByteBufAllocator;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.impl.headers.HeadersAdaptor;
+import io.vertx.core.net.impl.VertxHandler;
 
 import java.util.ArrayDeque;
 
@@ -131,11 +131,9 @@ final class Http1UpstreamResponse implements UpstreamResponse {
             return;
         }
         streamed = true;
-        // A heap copy, as Vert.x's client makes: a stream's reader may keep the buffer (a cache does).
-        ByteBuf copy = VertxByteBufAllocator.DEFAULT.heapBuffer(piece.readableBytes());
-        copy.writeBytes(piece);
-        piece.release();
-        deliver(Buffer.buffer(copy));
+        // A heap copy (the pooled piece is released), as Vert.x's client makes: a stream's reader may keep the
+        // buffer (a cache does).
+        deliver(Buffer.buffer(VertxHandler.safeBuffer(piece)));
     }
 
     void end(HttpHeaders trailerFields) {

@@ -11,9 +11,26 @@ public final class PoolRejection extends RuntimeException {
 
     private final boolean timedOut;
 
-    PoolRejection(boolean timedOut, String message) {
+    private PoolRejection(boolean timedOut, String message) {
         super(message, null, false, false);
         this.timedOut = timedOut;
+    }
+
+    /** Every connection was busy and {@code maxPending} requests already waited. */
+    static PoolRejection queueFull(int maxPending) {
+        return new PoolRejection(false, "Every connection to the upstream is busy and " + maxPending
+                + " requests already wait for one (upstreamLimits.maxPending); try again shortly");
+    }
+
+    /** The request waited {@code queueTimeoutMillis} and no connection came free. */
+    static PoolRejection queueTimedOut(long queueTimeoutMillis) {
+        return new PoolRejection(true, "No connection to the upstream came free within " + queueTimeoutMillis
+                + " ms (upstreamLimits.queueTimeout); try again shortly");
+    }
+
+    /** The pool was retired (its upstream left the configuration) before the request got a connection. */
+    static PoolRejection poolClosed() {
+        return new PoolRejection(false, "The upstream's pool was closed");
     }
 
     /** The request waited for the queue timeout; otherwise the queue was full when it came. */

@@ -377,14 +377,12 @@ public final class UpstreamClients {
         /** A failure of the pool's own making as a {@link PoolRejection}; any other as it is. */
         private static Throwable rejection(Throwable cause, boolean timed, long queueTimeoutMillis, int maxPending) {
             if (cause instanceof ConnectionPoolTooBusyException) {
-                return new PoolRejection(false, "Every connection to the upstream is busy and " + maxPending
-                        + " requests already wait for one (upstreamLimits.maxPending); try again shortly");
+                return PoolRejection.queueFull(maxPending);
             }
             // Vert.x's own timer for the time to get a connection; a TCP connect timeout is Netty's
             // ConnectTimeoutException instead.
             if (timed && cause instanceof NoStackTraceTimeoutException) {
-                return new PoolRejection(true, "No connection to the upstream came free within "
-                        + queueTimeoutMillis + " ms (upstreamLimits.queueTimeout); try again shortly");
+                return PoolRejection.queueTimedOut(queueTimeoutMillis);
             }
             return cause;
         }
